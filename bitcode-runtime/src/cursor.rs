@@ -1,0 +1,494 @@
+//! `Cursor`: walks a bitstream entry by entry (block starts, block ends, records), keeping
+//! the scope stack, applying DEFINE_ABBREV and BLOCKINFO as they pass.
+
+use std::sync::Arc;
+
+use crate::abbrev::{Abbrev, AbbrevOp};
+use crate::bits::BitReader;
+use crate::blockinfo::{codes as blockinfo_codes, name_from_ops, BlockInfoBuilder, BlockInfoStore};
+use crate::error::{Error, ErrorKind, Result};
+
+/// The fixed abbreviation ids every block has.
+pub mod abbrev_ids {
+    /// Ends the current block.
+    pub const END_BLOCK: u32 = 0;
+    /// Starts a nested block.
+    pub const ENTER_SUBBLOCK: u32 = 1;
+    /// Defines an abbreviation for the current block.
+    pub const DEFINE_ABBREV: u32 = 2;
+    /// A record written without an abbreviation (every field VBR6).
+    pub const UNABBREV_RECORD: u32 = 3;
+    /// The first id an abbreviation gets.
+    pub const FIRST_DEFINED: u32 = 4;
+}
+
+/// The id of the BLOCKINFO block.
+pub const BLOCKINFO_BLOCK_ID: u32 = 0;
+
+/// The abbreviation id width at the top level of every stream.
+pub const TOP_LEVEL_ABBREV_WIDTH: u32 = 2;
+
+/// How deep blocks may nest unless the caller says otherwise.
+pub const DEFAULT_MAX_DEPTH: usize = 128;
+
+/// A block the cursor has just entered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockHeader {
+    /// The block id.
+    pub id: u32,
+    /// The width of abbreviation ids inside the block.
+    pub abbrev_width: u32,
+    /// The block's length in 32-bit words (after the length word, END_BLOCK included).
+    pub words: u32,
+    /// Absolute bit offset of the block's ENTER_SUBBLOCK.
+    pub bit_offset: u64,
+}
+
+/// One record: its code, how it was written, its operands and its blob.
+///
+/// `ops` borrows the cursor's reused buffer (valid until the next call on the cursor);
+/// `blob` borrows the input itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record<'c, 'a> {
+    /// The record code.
+    pub code: u32,
+    /// The abbreviation id it was written with (3 = UNABBREV_RECORD).
+    pub abbrev_id: u32,
+    /// The operands after the code: literals included, array elements in place, char6
+    /// decoded to characters; a blob is not among them.
+    pub ops: &'c [u64],
+    /// The blob operand's bytes, when the abbreviation has one.
+    pub blob: Option<&'a [u8]>,
+}
+
+impl Record<'_, '_> {
+    /// The abbreviation id, or `None` for an unabbreviated record.
+    pub fn abbreviation(&self) -> Option<u32> {
+        (self.abbrev_id != abbrev_ids::UNABBREV_RECORD).then_some(self.abbrev_id)
+    }
+}
+
+/// What the cursor found next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry<'c, 'a> {
+    /// A block starts; its entries follow, up to the matching `EndBlock`.
+    Block(BlockHeader),
+    /// The block with this id ends.
+    EndBlock(u32),
+    /// A record of the current block.
+    Record(Record<'c, 'a>),
+}
+
+#[derive(Debug)]
+struct Scope {
+    block_id: u32,
+    abbrev_width: u32,
+    /// Where the block's length says it ends (relative to the reader).
+    end_bit: u64,
+    /// Abbreviations from BLOCKINFO, as they were when the block was entered.
+    inherited: Option<Arc<[Abbrev]>>,
+    /// Abbreviations the block defined itself; their ids follow the inherited ones.
+    own: Vec<Abbrev>,
+}
+
+impl Scope {
+    #[inline]
+    fn abbrev(&self, id: u64) -> Option<&Abbrev> {
+        let index = usize::try_from(id.checked_sub(abbrev_ids::FIRST_DEFINED as u64)?).ok()?;
+        let inherited = self.inherited.as_deref().unwrap_or(&[]);
+        match inherited.get(index) {
+            Some(a) => Some(a),
+            None => self.own.get(index - inherited.len()),
+        }
+    }
+
+    fn abbrev_count(&self) -> usize {
+        self.inherited.as_deref().map_or(0, <[Abbrev]>::len) + self.own.len()
+    }
+}
+
+/// Walks the entries of a bitstream (see [`crate::Bitstream::cursor`]).
+///
+/// ```no_run
+/// # fn demo(bytes: &[u8]) -> bitcode_runtime::Result<()> {
+/// use bitcode_runtime::{Bitstream, Entry};
+/// let stream = Bitstream::new(bytes)?;
+/// let mut cursor = stream.cursor();
+/// while let Some(entry) = cursor.next_entry()? {
+///     match entry {
+///         Entry::Block(header) => println!("enter {}", header.id),
+///         Entry::EndBlock(id) => println!("end {id}"),
+///         Entry::Record(record) => println!("record {} {:?}", record.code, record.ops),
+///     }
+/// }
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct Cursor<'a> {
+    reader: BitReader<'a>,
+    /// Where the reader's bit 0 lies in the caller's input.
+    base_bit: u64,
+    scopes: Vec<Scope>,
+    blockinfo: BlockInfoStore,
+    /// Present while inside a BLOCKINFO block.
+    blockinfo_builder: Option<BlockInfoBuilder>,
+    ops: Vec<u64>,
+    entry_start: u64,
+    max_depth: usize,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor at bit `start_bit` of `data` (usually 32, past the magic; a start past
+    /// the end means the end), reporting bit offsets as `base_bit` plus the position in
+    /// `data`.
+    pub fn new(data: &'a [u8], start_bit: u64, base_bit: u64) -> Self {
+        let mut reader = BitReader::new(data);
+        let start_bit = start_bit.min(reader.len_bits());
+        // In range after the clamp, so this cannot fail.
+        let _ = reader.jump_to(start_bit);
+        Cursor {
+            reader,
+            base_bit,
+            scopes: Vec::new(),
+            blockinfo: BlockInfoStore::default(),
+            blockinfo_builder: None,
+            ops: Vec::new(),
+            entry_start: start_bit,
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+
+    /// Sets how deep blocks may nest before the cursor reports [`ErrorKind::TooDeep`].
+    pub fn set_max_depth(&mut self, depth: usize) {
+        self.max_depth = depth;
+    }
+
+    /// The absolute bit offset of the next entry.
+    pub fn position(&self) -> u64 {
+        self.base_bit + self.reader.position()
+    }
+
+    /// The absolute bit offset where the entry last returned started.
+    pub fn entry_offset(&self) -> u64 {
+        self.base_bit + self.entry_start
+    }
+
+    /// How many blocks enclose the cursor.
+    pub fn depth(&self) -> usize {
+        self.scopes.len()
+    }
+
+    /// The id of the innermost enclosing block.
+    pub fn current_block(&self) -> Option<u32> {
+        self.scopes.last().map(|s| s.block_id)
+    }
+
+    /// The ids of the enclosing blocks, outermost first.
+    pub fn block_path(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.scopes.iter().map(|s| s.block_id)
+    }
+
+    /// What the last BLOCKINFO block declared (names and abbreviations by block id).
+    pub fn block_info(&self) -> &BlockInfoStore {
+        &self.blockinfo
+    }
+
+    /// Adds the block path and the caller's offset to an error from the reader.
+    #[cold]
+    fn locate(&self, err: Error) -> Error {
+        err.with_block_path(self.block_path()).shifted(self.base_bit)
+    }
+
+    #[cold]
+    fn error_at(&self, kind: ErrorKind, relative_bit: u64) -> Error {
+        self.locate(Error::new(kind, relative_bit))
+    }
+
+    /// The next entry, or `None` at the end of the stream. DEFINE_ABBREV records are
+    /// applied, not returned; BLOCKINFO records are applied and returned.
+    pub fn next_entry(&mut self) -> Result<Option<Entry<'_, 'a>>> {
+        loop {
+            let start = self.reader.position();
+            self.entry_start = start;
+            let Some(scope) = self.scopes.last() else {
+                return self.next_top_level(start);
+            };
+            let id = match self.reader.read(scope.abbrev_width) {
+                Ok(id) => id,
+                Err(e) => return Err(self.locate(e)),
+            };
+            match id {
+                0 => return self.end_block(start).map(|id| Some(Entry::EndBlock(id))),
+                1 => return self.enter_block(start).map(|h| Some(Entry::Block(h))),
+                2 => self.define_abbrev(start)?,
+                _ => {
+                    let (code, blob) = match self.read_record_body(id, start) {
+                        Ok(r) => r,
+                        Err(e) => return Err(self.locate(e)),
+                    };
+                    if self.blockinfo_builder.is_some() {
+                        self.apply_blockinfo_record(code, start)?;
+                    }
+                    let record = Record { code, abbrev_id: id as u32, ops: &self.ops, blob };
+                    return Ok(Some(Entry::Record(record)));
+                }
+            }
+        }
+    }
+
+    fn next_top_level(&mut self, start: u64) -> Result<Option<Entry<'_, 'a>>> {
+        if self.reader.at_end() || self.only_padding_left() {
+            return Ok(None);
+        }
+        let id = self.reader.read(TOP_LEVEL_ABBREV_WIDTH).map_err(|e| self.locate(e))?;
+        match id {
+            1 => self.enter_block(start).map(|h| Some(Entry::Block(h))),
+            0 => Err(self.error_at(ErrorKind::EndBlockAtTopLevel, start)),
+            other => Err(self.error_at(ErrorKind::NotABlockAtTopLevel { abbrev_id: other }, start)),
+        }
+    }
+
+    /// Zero bytes after the last top-level block are padding (archivers and wrappers add
+    /// them); a zero abbreviation id could only be an END_BLOCK, never valid there.
+    fn only_padding_left(&self) -> bool {
+        let pos = self.reader.position();
+        pos % 8 == 0
+            && self.reader.data().get((pos / 8) as usize..).is_some_and(|rest| rest.iter().all(|&b| b == 0))
+    }
+
+    /// Reads a record after its abbreviation id; returns the code and the blob.
+    #[inline]
+    fn read_record_body(&mut self, abbrev_id: u64, start: u64) -> Result<(u32, Option<&'a [u8]>)> {
+        self.ops.clear();
+        if abbrev_id == abbrev_ids::UNABBREV_RECORD as u64 {
+            return read_unabbreviated(&mut self.reader, &mut self.ops);
+        }
+        let scope = self.scopes.last();
+        let Some(abbrev) = scope.and_then(|s| s.abbrev(abbrev_id)) else {
+            let defined = scope.map_or(0, Scope::abbrev_count);
+            return Err(Error::new(ErrorKind::UndefinedAbbrev { id: abbrev_id, defined }, start));
+        };
+        read_abbreviated(&mut self.reader, abbrev, &mut self.ops)
+    }
+
+    fn enter_block(&mut self, start: u64) -> Result<BlockHeader> {
+        let r = &mut self.reader;
+        let read = (|| {
+            let id_start = r.position();
+            let id = r.read_vbr(8)?;
+            let id = u32::try_from(id).map_err(|_| {
+                Error::new(
+                    ErrorKind::ValueTooLarge { what: "block id", value: id, max: u32::MAX as u64 },
+                    id_start,
+                )
+            })?;
+            let width_start = r.position();
+            let width = r.read_vbr(4)?;
+            if width == 0 || width > 64 {
+                return Err(Error::new(ErrorKind::AbbrevWidthOutOfRange { width }, width_start));
+            }
+            r.align32();
+            let length_start = r.position();
+            let words = r.read(32)?;
+            let end_bit = r.position() + words * 32;
+            if end_bit > r.len_bits() {
+                let kind = ErrorKind::BlockBeyondInput { words, end_bit, input_bits: r.len_bits() };
+                return Err(Error::new(kind, length_start));
+            }
+            Ok((id, width as u32, words as u32, end_bit))
+        })();
+        let (id, abbrev_width, words, end_bit) = read.map_err(|e| self.locate(e))?;
+        if self.blockinfo_builder.is_some() {
+            return Err(self.error_at(ErrorKind::BlockInsideBlockInfo { block_id: id }, start));
+        }
+        if self.scopes.len() >= self.max_depth {
+            return Err(self.error_at(ErrorKind::TooDeep { limit: self.max_depth }, start));
+        }
+        if id == BLOCKINFO_BLOCK_ID {
+            self.blockinfo_builder = Some(BlockInfoBuilder::default());
+        }
+        let inherited = self.blockinfo.get(id).map(|info| info.abbrevs.clone()).filter(|a| !a.is_empty());
+        self.scopes.push(Scope { block_id: id, abbrev_width, end_bit, inherited, own: Vec::new() });
+        Ok(BlockHeader { id, abbrev_width, words, bit_offset: self.base_bit + start })
+    }
+
+    fn end_block(&mut self, start: u64) -> Result<u32> {
+        self.reader.align32();
+        let Some(scope) = self.scopes.last() else {
+            return Err(self.error_at(ErrorKind::EndBlockAtTopLevel, start));
+        };
+        let actual = self.reader.position();
+        if actual != scope.end_bit {
+            let kind = ErrorKind::BlockLengthMismatch {
+                declared_end: self.base_bit + scope.end_bit,
+                actual_end: self.base_bit + actual,
+            };
+            return Err(self.error_at(kind, start));
+        }
+        let id = scope.block_id;
+        self.scopes.pop();
+        if let Some(builder) = self.blockinfo_builder.take() {
+            self.blockinfo = builder.finish();
+        }
+        Ok(id)
+    }
+
+    fn define_abbrev(&mut self, start: u64) -> Result<()> {
+        let abbrev = Abbrev::read_definition(&mut self.reader).map_err(|e| self.locate(e))?;
+        if let Some(builder) = self.blockinfo_builder.as_mut() {
+            if !builder.add_abbrev(abbrev) {
+                return Err(self.error_at(ErrorKind::BlockInfoWithoutSetBid { code: 2 }, start));
+            }
+        } else if let Some(scope) = self.scopes.last_mut() {
+            scope.own.push(abbrev);
+        }
+        Ok(())
+    }
+
+    fn apply_blockinfo_record(&mut self, code: u32, start: u64) -> Result<()> {
+        let Some(builder) = self.blockinfo_builder.as_mut() else { return Ok(()) };
+        let ok = match code {
+            blockinfo_codes::SETBID => match self.ops.first().map(|&id| u32::try_from(id)) {
+                Some(Ok(id)) => {
+                    builder.set_bid(id);
+                    true
+                }
+                _ => return Err(self.error_at(ErrorKind::MalformedBlockInfoRecord { code }, start)),
+            },
+            blockinfo_codes::BLOCKNAME => builder.set_block_name(name_from_ops(&self.ops)),
+            blockinfo_codes::SETRECORDNAME => {
+                if !builder.has_current() {
+                    false
+                } else {
+                    match self.ops.split_first().map(|(&c, name)| (u32::try_from(c), name)) {
+                        Some((Ok(c), name)) => builder.set_record_name(c, name_from_ops(name)),
+                        _ => return Err(self.error_at(ErrorKind::MalformedBlockInfoRecord { code }, start)),
+                    }
+                }
+            }
+            _ => true, // other records in BLOCKINFO mean nothing; LLVM ignores them too
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(self.error_at(ErrorKind::BlockInfoWithoutSetBid { code }, start))
+        }
+    }
+
+    /// Skips the rest of the innermost block using its length word, in O(1), and leaves
+    /// the cursor after its END_BLOCK. A BLOCKINFO block is read instead (its contents are
+    /// needed by later blocks). Call it right after [`Entry::Block`] to skip a whole block.
+    pub fn skip_block(&mut self) -> Result<()> {
+        let Some(scope) = self.scopes.last() else {
+            return Err(self.error_at(ErrorKind::EndBlockAtTopLevel, self.reader.position()));
+        };
+        if self.blockinfo_builder.is_some() {
+            // Nothing nests inside BLOCKINFO, so its END_BLOCK is the next one.
+            while let Some(entry) = self.next_entry()? {
+                if let Entry::EndBlock(_) = entry {
+                    break;
+                }
+            }
+            return Ok(());
+        }
+        let end = scope.end_bit;
+        self.reader.jump_to(end).map_err(|e| self.locate(e))?;
+        self.scopes.pop();
+        Ok(())
+    }
+}
+
+/// Reads an UNABBREV_RECORD body: VBR6 code, VBR6 count, that many VBR6 operands.
+#[inline]
+fn read_unabbreviated<'a>(r: &mut BitReader<'a>, ops: &mut Vec<u64>) -> Result<(u32, Option<&'a [u8]>)> {
+    let code = read_code(r, |r| r.read_vbr(6))?;
+    let count_start = r.position();
+    let count = r.read_vbr(6)?;
+    check_count(r, "record of operands", count, 6, count_start)?;
+    ops.reserve(count as usize);
+    for _ in 0..count {
+        ops.push(r.read_vbr(6)?);
+    }
+    Ok((code, None))
+}
+
+/// Reads an abbreviated record body as `abbrev` lays it out.
+#[inline]
+fn read_abbreviated<'a>(
+    r: &mut BitReader<'a>,
+    abbrev: &Abbrev,
+    ops: &mut Vec<u64>,
+) -> Result<(u32, Option<&'a [u8]>)> {
+    let (first, rest) = match abbrev.ops().split_first() {
+        Some(split) => split,
+        None => {
+            return Err(Error::new(ErrorKind::InvalidAbbrev(crate::AbbrevProblem::NoOperands), r.position()))
+        }
+    };
+    let code = read_code(r, |r| match *first {
+        AbbrevOp::Literal(v) => Ok(v),
+        AbbrevOp::Scalar(e) => e.read(r),
+        // Abbrev::read_definition refuses these.
+        AbbrevOp::Array(_) | AbbrevOp::Blob => {
+            Err(Error::new(ErrorKind::InvalidAbbrev(crate::AbbrevProblem::CodeIsArrayOrBlob), r.position()))
+        }
+    })?;
+    let mut blob = None;
+    for op in rest {
+        match *op {
+            AbbrevOp::Literal(v) => ops.push(v),
+            AbbrevOp::Scalar(e) => ops.push(e.read(r)?),
+            AbbrevOp::Array(e) => {
+                let count_start = r.position();
+                let count = r.read_vbr(6)?;
+                check_count(r, "array of elements", count, e.min_bits(), count_start)?;
+                ops.reserve(count as usize);
+                for _ in 0..count {
+                    ops.push(e.read(r)?);
+                }
+            }
+            AbbrevOp::Blob => blob = Some(read_blob(r)?),
+        }
+    }
+    Ok((code, blob))
+}
+
+/// Reads a blob: VBR6 length, align to 32 bits, the bytes, align again. The padded end
+/// must lie within the input, as LLVM requires.
+fn read_blob<'a>(r: &mut BitReader<'a>) -> Result<&'a [u8]> {
+    let count_start = r.position();
+    let len = r.read_vbr(6)?;
+    if len > u32::MAX as u64 {
+        let kind = ErrorKind::ValueTooLarge { what: "blob length", value: len, max: u32::MAX as u64 };
+        return Err(Error::new(kind, count_start));
+    }
+    r.align32();
+    let padded_bits = len.next_multiple_of(4) * 8;
+    if padded_bits > r.bits_left() {
+        let kind = ErrorKind::CountTooLarge { what: "blob of bytes", count: len, bits_left: r.bits_left() };
+        return Err(Error::new(kind, count_start));
+    }
+    let bytes = r.take_bytes(len)?;
+    r.align32();
+    Ok(bytes)
+}
+
+/// Reads a record code and checks that it fits in 32 bits.
+#[inline]
+fn read_code<'a>(r: &mut BitReader<'a>, read: impl FnOnce(&mut BitReader<'a>) -> Result<u64>) -> Result<u32> {
+    let start = r.position();
+    let code = read(r)?;
+    u32::try_from(code).map_err(|_| {
+        Error::new(ErrorKind::ValueTooLarge { what: "record code", value: code, max: u32::MAX as u64 }, start)
+    })
+}
+
+/// Checks a claimed element count against the bits left before anything is reserved.
+#[inline]
+fn check_count(r: &BitReader<'_>, what: &'static str, count: u64, min_bits: u64, at: u64) -> Result<()> {
+    if count > u32::MAX as u64 || count.saturating_mul(min_bits) > r.bits_left() {
+        let kind = ErrorKind::CountTooLarge { what, count, bits_left: r.bits_left() };
+        return Err(Error::new(kind, at));
+    }
+    Ok(())
+}

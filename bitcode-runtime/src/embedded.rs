@@ -1,0 +1,95 @@
+//! Bitcode embedded in native objects: ELF and COFF `.llvmbc` / `.llvm.lto` sections,
+//! Mach-O `__LLVM,__bitcode` (also inside universal binaries). Read with the `object` crate.
+
+use std::borrow::Cow;
+
+use object::read::macho::{FatArch, MachOFatFile32, MachOFatFile64};
+use object::{FileKind, Object, ObjectSection};
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// One section of a native object that holds a bitstream.
+#[derive(Clone, Debug)]
+pub struct EmbeddedBitcode<'a> {
+    /// The section's name (`.llvmbc`, `.llvm.lto`, or `__LLVM,__bitcode`).
+    pub section: String,
+    /// The section's bytes (owned only when the section was compressed).
+    pub data: Cow<'a, [u8]>,
+    /// Byte offset of the section in the input file, when the bytes are stored there as
+    /// they are (not for compressed sections).
+    pub file_offset: Option<u64>,
+}
+
+/// True when `bytes` start like a native object or universal binary this module reads.
+pub fn is_native_object(bytes: &[u8]) -> bool {
+    matches!(
+        FileKind::parse(bytes),
+        Ok(FileKind::Elf32
+            | FileKind::Elf64
+            | FileKind::Coff
+            | FileKind::CoffBig
+            | FileKind::MachO32
+            | FileKind::MachO64
+            | FileKind::MachOFat32
+            | FileKind::MachOFat64)
+    )
+}
+
+/// Every bitcode section of the object in `file`, in section order (for a universal
+/// binary, architecture by architecture). An object without one is an error.
+pub fn embedded_bitcode(file: &[u8]) -> Result<Vec<EmbeddedBitcode<'_>>> {
+    let mut found = Vec::new();
+    match FileKind::parse(file).map_err(object_error)? {
+        FileKind::MachOFat32 => {
+            let fat = MachOFatFile32::parse(file).map_err(object_error)?;
+            for arch in fat.arches() {
+                let (offset, size) = arch.file_range();
+                let slice = arch.data(file).map_err(object_error)?;
+                debug_assert_eq!(slice.len() as u64, size);
+                collect(slice, offset, &mut found)?;
+            }
+        }
+        FileKind::MachOFat64 => {
+            let fat = MachOFatFile64::parse(file).map_err(object_error)?;
+            for arch in fat.arches() {
+                let (offset, _) = arch.file_range();
+                collect(arch.data(file).map_err(object_error)?, offset, &mut found)?;
+            }
+        }
+        _ => collect(file, 0, &mut found)?,
+    }
+    if found.is_empty() {
+        return Err(Error::new(
+            ErrorKind::Object("no .llvmbc, .llvm.lto or __LLVM,__bitcode section".into()),
+            0,
+        ));
+    }
+    Ok(found)
+}
+
+/// Adds the bitcode sections of the single object `bytes`, which starts at byte `base` of
+/// the caller's file.
+fn collect<'a>(bytes: &'a [u8], base: u64, found: &mut Vec<EmbeddedBitcode<'a>>) -> Result<()> {
+    let obj = object::File::parse(bytes).map_err(object_error)?;
+    for section in obj.sections() {
+        let name = section.name().unwrap_or("");
+        let segment = section.segment_name().ok().flatten();
+        let full_name = match (segment, name) {
+            (Some("__LLVM"), "__bitcode") => "__LLVM,__bitcode".to_string(),
+            (_, ".llvmbc" | ".llvm.lto") => name.to_string(),
+            _ => continue,
+        };
+        let data = section.uncompressed_data().map_err(object_error)?;
+        let file_offset = match &data {
+            Cow::Borrowed(_) => section.file_range().map(|(offset, _)| base + offset),
+            Cow::Owned(_) => None,
+        };
+        found.push(EmbeddedBitcode { section: full_name, data, file_offset });
+    }
+    Ok(())
+}
+
+#[cold]
+fn object_error(err: object::Error) -> Error {
+    Error::new(ErrorKind::Object(err.to_string()), 0)
+}

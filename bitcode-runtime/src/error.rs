@@ -1,0 +1,368 @@
+//! The one error type of the runtime: what went wrong, in words, with the absolute bit
+//! offset and the path of enclosing block ids.
+
+use std::fmt;
+
+/// An error found while reading (or writing) a bitstream.
+///
+/// It carries the [`ErrorKind`], the absolute bit offset in the input the caller gave
+/// (wrapper headers and object-file sections included), the ids of the enclosing blocks
+/// from the outermost in, and, where known, the record code. The value is boxed so that
+/// `Result<T, Error>` stays one word wide on the hot path.
+pub struct Error {
+    inner: Box<Inner>,
+}
+
+struct Inner {
+    kind: ErrorKind,
+    bit_offset: u64,
+    block_path: Vec<u32>,
+    record_code: Option<u32>,
+}
+
+/// What went wrong. New kinds may be added in later versions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ends inside a field: `needed` more bits were wanted, `left` remain.
+    Truncated {
+        /// Bits the field needed.
+        needed: u64,
+        /// Bits left in the input.
+        left: u64,
+    },
+    /// A VBR field holds more than 64 bits of value, or (1-bit chunks) never ends.
+    VbrOverflow {
+        /// The VBR chunk width, in bits.
+        chunk_width: u32,
+    },
+    /// A value is larger than its field allows (e.g. a record code above `u32::MAX`).
+    ValueTooLarge {
+        /// What the value is.
+        what: &'static str,
+        /// The value read.
+        value: u64,
+        /// The largest allowed value.
+        max: u64,
+    },
+    /// An element count (array, blob, operand list) cannot fit in the bits left.
+    CountTooLarge {
+        /// What is being counted.
+        what: &'static str,
+        /// The count the stream claims.
+        count: u64,
+        /// Bits left in the input.
+        bits_left: u64,
+    },
+    /// An abbreviation id that the current block has not defined.
+    UndefinedAbbrev {
+        /// The abbreviation id read.
+        id: u64,
+        /// How many abbreviations the block has (ids 4 up to 3 + this).
+        defined: usize,
+    },
+    /// A DEFINE_ABBREV that breaks LLVM's rules for abbreviations.
+    InvalidAbbrev(AbbrevProblem),
+    /// A block's abbreviation id width is 0 or above 64 bits.
+    AbbrevWidthOutOfRange {
+        /// The width read.
+        width: u64,
+    },
+    /// END_BLOCK outside any block.
+    EndBlockAtTopLevel,
+    /// Something other than a block at the top level of the stream.
+    NotABlockAtTopLevel {
+        /// The abbreviation id found.
+        abbrev_id: u64,
+    },
+    /// A block's declared length runs past the end of the input.
+    BlockBeyondInput {
+        /// The block's length in 32-bit words.
+        words: u64,
+        /// Where the block would end, in bits from the start of the stream.
+        end_bit: u64,
+        /// The stream's length in bits.
+        input_bits: u64,
+    },
+    /// END_BLOCK is not where the block's declared length says it ends.
+    BlockLengthMismatch {
+        /// Where the length word says the block ends (absolute bit offset).
+        declared_end: u64,
+        /// Where the END_BLOCK actually left the stream (absolute bit offset).
+        actual_end: u64,
+    },
+    /// A BLOCKINFO record or abbreviation that needs a SETBID before it.
+    BlockInfoWithoutSetBid {
+        /// The record code, or 2 for DEFINE_ABBREV.
+        code: u32,
+    },
+    /// A BLOCKINFO record without the operands it needs.
+    MalformedBlockInfoRecord {
+        /// The record code.
+        code: u32,
+    },
+    /// A block nested inside a BLOCKINFO block.
+    BlockInsideBlockInfo {
+        /// The id of the nested block.
+        block_id: u32,
+    },
+    /// Blocks nest deeper than the reader allows.
+    TooDeep {
+        /// The nesting limit.
+        limit: usize,
+    },
+    /// The stream does not start with the magic the caller asked for.
+    BadMagic {
+        /// The four bytes found.
+        found: [u8; 4],
+        /// The four bytes expected.
+        expected: [u8; 4],
+    },
+    /// The input is shorter than a bitcode wrapper header.
+    WrapperTooShort {
+        /// The input length in bytes.
+        len: usize,
+    },
+    /// A bitcode wrapper header whose offset/size lie outside the input.
+    WrapperOutOfRange {
+        /// The header's offset field.
+        offset: u32,
+        /// The header's size field.
+        size: u32,
+        /// The input length in bytes.
+        len: usize,
+    },
+    /// A native object file could not be read, or holds no embedded bitcode.
+    Object(String),
+    /// A writer was asked for something the format cannot express.
+    Write(String),
+}
+
+/// How a DEFINE_ABBREV breaks LLVM's rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AbbrevProblem {
+    /// The abbreviation has no operands (it needs at least the record code).
+    NoOperands,
+    /// An encoding number other than fixed (1), VBR (2), array (3), char6 (4), blob (5).
+    UnknownEncoding(u64),
+    /// A fixed or VBR width above 64 bits.
+    WidthTooLarge(u64),
+    /// An array that is not second to last, followed by its element encoding.
+    ArrayNotSecondToLast,
+    /// An array element that is a literal, an array or a blob.
+    BadArrayElement,
+    /// A blob that is not the last operand.
+    BlobNotLast,
+    /// The first operand (the record code) is an array or a blob.
+    CodeIsArrayOrBlob,
+}
+
+impl fmt::Display for AbbrevProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoOperands => write!(f, "it has no operands"),
+            Self::UnknownEncoding(e) => {
+                write!(f, "encoding {e} is not fixed(1), vbr(2), array(3), char6(4) or blob(5)")
+            }
+            Self::WidthTooLarge(w) => write!(f, "a width of {w} bits is more than 64"),
+            Self::ArrayNotSecondToLast => {
+                write!(f, "an array must be the second to last operand, followed by its element encoding")
+            }
+            Self::BadArrayElement => write!(f, "an array element must be a fixed, VBR or char6 encoding"),
+            Self::BlobNotLast => write!(f, "a blob must be the last operand"),
+            Self::CodeIsArrayOrBlob => {
+                write!(f, "the first operand (the record code) cannot be an array or a blob")
+            }
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Truncated { needed, left } => {
+                write!(f, "input ends inside a field: {needed} bits needed, {left} left")
+            }
+            Self::VbrOverflow { chunk_width } => {
+                write!(f, "VBR{chunk_width} value does not fit in 64 bits")
+            }
+            Self::ValueTooLarge { what, value, max } => write!(f, "{what} {value} is larger than {max}"),
+            Self::CountTooLarge { what, count, bits_left } => {
+                write!(f, "{what} of {count} cannot fit in the {bits_left} bits left")
+            }
+            Self::UndefinedAbbrev { id, defined } => {
+                if *defined == 0 {
+                    write!(f, "abbreviation id {id} is not defined (the block has no abbreviations)")
+                } else {
+                    write!(f, "abbreviation id {id} is not defined (the block has ids 4 to {})", 3 + defined)
+                }
+            }
+            Self::InvalidAbbrev(p) => write!(f, "invalid DEFINE_ABBREV: {p}"),
+            Self::AbbrevWidthOutOfRange { width } => {
+                write!(f, "block abbreviation id width {width} is not between 1 and 64")
+            }
+            Self::EndBlockAtTopLevel => write!(f, "END_BLOCK outside any block"),
+            Self::NotABlockAtTopLevel { abbrev_id } => {
+                write!(f, "abbreviation id {abbrev_id} at the top level, where only blocks may stand")
+            }
+            Self::BlockBeyondInput { words, end_bit, input_bits } => write!(
+                f,
+                "block of {words} words would end at bit {end_bit}, past the end of the input ({input_bits} bits)"
+            ),
+            Self::BlockLengthMismatch { declared_end, actual_end } => write!(
+                f,
+                "END_BLOCK ends the block at bit {actual_end}, but its length word says bit {declared_end}"
+            ),
+            Self::BlockInfoWithoutSetBid { code } => {
+                if *code == 2 {
+                    write!(f, "DEFINE_ABBREV in BLOCKINFO before any SETBID")
+                } else {
+                    write!(f, "BLOCKINFO record {code} before any SETBID")
+                }
+            }
+            Self::MalformedBlockInfoRecord { code } => {
+                write!(f, "BLOCKINFO record {code} lacks the operands it needs")
+            }
+            Self::BlockInsideBlockInfo { block_id } => write!(f, "block {block_id} nested inside BLOCKINFO"),
+            Self::TooDeep { limit } => write!(f, "blocks nest deeper than {limit} levels"),
+            Self::BadMagic { found, expected } => {
+                write!(f, "stream magic is {} where {} was expected", hex4(found), hex4(expected))
+            }
+            Self::WrapperTooShort { len } => {
+                write!(f, "bitcode wrapper header needs 20 bytes, the input has {len}")
+            }
+            Self::WrapperOutOfRange { offset, size, len } => write!(
+                f,
+                "bitcode wrapper header says offset {offset} size {size}, outside the {len}-byte input"
+            ),
+            Self::Object(msg) => write!(f, "native object: {msg}"),
+            Self::Write(msg) => write!(f, "cannot write: {msg}"),
+        }
+    }
+}
+
+fn hex4(b: &[u8; 4]) -> String {
+    format!("{:02x} {:02x} {:02x} {:02x}", b[0], b[1], b[2], b[3])
+}
+
+impl Error {
+    /// A new error of `kind` at `bit_offset`, outside any block.
+    #[cold]
+    pub fn new(kind: ErrorKind, bit_offset: u64) -> Self {
+        Error { inner: Box::new(Inner { kind, bit_offset, block_path: Vec::new(), record_code: None }) }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.inner.kind
+    }
+
+    /// The absolute bit offset in the input where the offending field starts.
+    pub fn bit_offset(&self) -> u64 {
+        self.inner.bit_offset
+    }
+
+    /// The ids of the blocks enclosing the error, outermost first; empty at the top level.
+    pub fn block_path(&self) -> &[u32] {
+        &self.inner.block_path
+    }
+
+    /// The code of the record being read, when the error is inside a record.
+    pub fn record_code(&self) -> Option<u32> {
+        self.inner.record_code
+    }
+
+    /// Sets the block path (the reader does this; decoders rarely need to).
+    #[cold]
+    pub fn with_block_path(mut self, path: impl IntoIterator<Item = u32>) -> Self {
+        self.inner.block_path = path.into_iter().collect();
+        self
+    }
+
+    /// Sets the record code.
+    #[cold]
+    pub fn with_record_code(mut self, code: u32) -> Self {
+        self.inner.record_code = Some(code);
+        self
+    }
+
+    /// Moves the bit offset by `bits` (used when a stream sits inside a larger file).
+    #[cold]
+    pub fn shifted(mut self, bits: u64) -> Self {
+        self.inner.bit_offset = self.inner.bit_offset.saturating_add(bits);
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (at bit {}", self.inner.kind, self.inner.bit_offset)?;
+        if let Some(code) = self.inner.record_code {
+            write!(f, ", record {code}")?;
+        }
+        if self.inner.block_path.is_empty() {
+            write!(f, ", top level)")
+        } else {
+            write!(f, ", block path ")?;
+            for (i, id) in self.inner.block_path.iter().enumerate() {
+                if i > 0 {
+                    write!(f, "/")?;
+                }
+                write!(f, "{id}")?;
+            }
+            write!(f, ")")
+        }
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.inner.kind)
+            .field("bit_offset", &self.inner.bit_offset)
+            .field("block_path", &self.inner.block_path)
+            .field("record_code", &self.inner.record_code)
+            .finish()
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The runtime's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_names_offset_path_and_record() {
+        let e = Error::new(ErrorKind::VbrOverflow { chunk_width: 6 }, 1234)
+            .with_block_path([8, 12])
+            .with_record_code(34);
+        assert_eq!(
+            e.to_string(),
+            "VBR6 value does not fit in 64 bits (at bit 1234, record 34, block path 8/12)"
+        );
+        assert_eq!(e.bit_offset(), 1234);
+        assert_eq!(e.block_path(), &[8, 12]);
+        let top = Error::new(ErrorKind::EndBlockAtTopLevel, 32);
+        assert_eq!(top.to_string(), "END_BLOCK outside any block (at bit 32, top level)");
+        assert_eq!(top.shifted(160).bit_offset(), 192);
+    }
+
+    #[test]
+    fn result_of_error_is_one_word() {
+        assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
+    }
+
+    #[test]
+    fn abbrev_problems_say_what_rule_is_broken() {
+        let e = Error::new(ErrorKind::InvalidAbbrev(AbbrevProblem::BlobNotLast), 40);
+        assert!(e.to_string().contains("a blob must be the last operand"), "{e}");
+        assert!(ErrorKind::InvalidAbbrev(AbbrevProblem::UnknownEncoding(7))
+            .to_string()
+            .contains("encoding 7"));
+    }
+}

@@ -1,0 +1,32 @@
+//! The LLVM bitstream container, read and written.
+//!
+//! LLVM bitcode, clang serialized diagnostics, clang AST files and LLVM remarks share one
+//! container: bits read LSB-first; fixed-width, VBR and char6 fields; nested blocks with
+//! their own abbreviation id width and a 32-bit word length; records written either
+//! unabbreviated or through abbreviations defined in the stream or in a BLOCKINFO block.
+//! This crate reads any such stream ([`Bitstream`], [`Cursor`]), writes them
+//! ([`writer::StreamWriter`]), and holds what schema-generated decoders run on.
+//!
+//! Malformed input never panics: every problem is an [`Error`] with its absolute bit
+//! offset and the ids of the enclosing blocks.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)
+)]
+#![warn(missing_docs)]
+
+pub mod abbrev;
+pub mod bits;
+pub mod blockinfo;
+pub mod container;
+pub mod cursor;
+#[cfg(feature = "object")]
+pub mod embedded;
+pub mod error;
+
+pub use abbrev::{Abbrev, AbbrevOp, ScalarEncoding};
+pub use bits::BitReader;
+pub use blockinfo::{BlockInfo, BlockInfoStore};
+pub use container::{Bitstream, Magic, WrapperHeader};
+pub use cursor::{BlockHeader, Cursor, Entry, Record};
+pub use error::{AbbrevProblem, Error, ErrorKind, Result};

@@ -1,0 +1,121 @@
+//! bcdump: reads any LLVM bitstream file (IR bitcode, wrapper-headed bitcode, bitcode
+//! embedded in native objects, serialized diagnostics, AST files, remarks) and prints it.
+//!
+//! ```text
+//! bcdump [FILE]          readable indented dump (a bundled sample when FILE is omitted)
+//! bcdump --trace FILE    JSON lines, one per block start/end and record (see ../shared/oracle)
+//! bcdump --stats FILE    walk every record, print counts per block id and in total
+//! ```
+
+mod dump;
+mod input;
+mod stats;
+mod trace;
+
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// The sample dumped when no file is given: examples/data/hello.bc (see make-sample.sh there).
+const SAMPLE: &[u8] = include_bytes!("../data/hello.bc");
+
+#[derive(Parser)]
+#[command(about = "Dump an LLVM bitstream file (bitcode, diagnostics, AST file, remarks)")]
+struct Args {
+    /// Print the JSON-lines trace of every block and record.
+    #[arg(long, conflicts_with = "stats")]
+    trace: bool,
+    /// Walk every record and print counts per block id and in total.
+    #[arg(long)]
+    stats: bool,
+    /// The file to read; the bundled sample when omitted.
+    file: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let bytes = match &args.file {
+        Some(path) => match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        },
+        None => SAMPLE.to_vec(),
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let result = run(&args, &bytes, &mut out);
+    let flushed = out.flush();
+    match result {
+        Ok(()) => {
+            // A closed pipe (e.g. `| head`) is not an error of ours.
+            if let Err(e) = flushed {
+                if e.kind() != io::ErrorKind::BrokenPipe {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &Args, bytes: &[u8], out: &mut impl Write) -> Result<(), Failure> {
+    let sections = input::embedded_sections(bytes)?;
+    let streams = input::streams(bytes, sections.as_deref())?;
+    if args.trace {
+        for stream in &streams {
+            trace::write(stream, out)?;
+        }
+    } else if args.stats {
+        let mut totals = stats::Stats::default();
+        for stream in &streams {
+            totals.walk(stream)?;
+        }
+        totals.write(out)?;
+    } else {
+        for stream in &streams {
+            dump::write(stream, out)?;
+        }
+    }
+    Ok(())
+}
+
+/// Why bcdump stopped: the input is bad, or the output could not be written.
+#[derive(Debug)]
+pub enum Failure {
+    /// The input is malformed (the message carries the bit offset and block path).
+    Input(bitcode::Error),
+    /// Writing the output failed.
+    Output(io::Error),
+}
+
+impl From<bitcode::Error> for Failure {
+    fn from(e: bitcode::Error) -> Self {
+        Failure::Input(e)
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Output(e)
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Input(e) => write!(f, "{e}"),
+            Failure::Output(e) => write!(f, "writing output: {e}"),
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! Counts of blocks and records per block id: a walk that decodes every operand and
+//! prints nothing per record.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use bitcode::{Bitstream, Entry};
+
+/// Counts for one block id.
+#[derive(Default)]
+struct PerBlock {
+    name: Option<String>,
+    blocks: u64,
+    records: u64,
+    abbreviated: u64,
+    operands: u64,
+    blob_bytes: u64,
+}
+
+/// Counts over every stream walked so far.
+#[derive(Default)]
+pub struct Stats {
+    per_block: BTreeMap<u32, PerBlock>,
+}
+
+impl Stats {
+    /// Walks every entry of `stream`.
+    pub fn walk(&mut self, stream: &Bitstream<'_>) -> bitcode::Result<()> {
+        let mut cursor = stream.cursor();
+        // The innermost block's counts, looked up once per block rather than per record.
+        let mut stack: Vec<u32> = Vec::new();
+        let mut current = PerBlock::default();
+        let mut current_id: Option<u32> = None;
+        while let Some(entry) = cursor.next_entry()? {
+            match entry {
+                Entry::Block(h) => {
+                    if let Some(id) = current_id {
+                        self.merge(id, std::mem::take(&mut current));
+                        stack.push(id);
+                    }
+                    current_id = Some(h.id);
+                    current.blocks += 1;
+                }
+                Entry::EndBlock(id) => {
+                    self.merge(id, std::mem::take(&mut current));
+                    current_id = stack.pop();
+                }
+                Entry::Record(r) => {
+                    current.records += 1;
+                    current.abbreviated += u64::from(r.abbreviation().is_some());
+                    current.operands += r.ops.len() as u64;
+                    current.blob_bytes += r.blob.map_or(0, |b| b.len() as u64);
+                }
+            }
+        }
+        for (id, entry) in self.per_block.iter_mut() {
+            if entry.name.is_none() {
+                entry.name = cursor.block_info().block_name(*id).map(str::to_owned);
+            }
+        }
+        Ok(())
+    }
+
+    fn merge(&mut self, id: u32, counts: PerBlock) {
+        let e = self.per_block.entry(id).or_default();
+        e.blocks += counts.blocks;
+        e.records += counts.records;
+        e.abbreviated += counts.abbreviated;
+        e.operands += counts.operands;
+        e.blob_bytes += counts.blob_bytes;
+    }
+
+    /// Prints one line per block id, then `records=N blocks=M`.
+    pub fn write(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let (mut records, mut blocks) = (0, 0);
+        for (id, e) in &self.per_block {
+            let name = e.name.as_deref().map(|n| format!(" {n}")).unwrap_or_default();
+            writeln!(
+                out,
+                "block {id}{name}: blocks={} records={} abbreviated={} operands={} blob_bytes={}",
+                e.blocks, e.records, e.abbreviated, e.operands, e.blob_bytes
+            )?;
+            records += e.records;
+            blocks += e.blocks;
+        }
+        writeln!(out, "records={records} blocks={blocks}")
+    }
+}

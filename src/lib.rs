@@ -1,0 +1,9 @@
+//! Typed, schema-driven decoders for LLVM bitcode and other LLVM bitstream formats.
+//!
+//! This facade re-exports the runtime reader ([`bitcode_runtime`]) and the `schema!` macro.
+
+pub use bitcode_runtime as runtime;
+pub use bitcode_runtime::{
+    Abbrev, AbbrevOp, BitReader, Bitstream, BlockHeader, BlockInfoStore, Cursor, Entry, Error, ErrorKind,
+    Magic, Record, Result, ScalarEncoding, WrapperHeader,
+};
