@@ -321,7 +321,8 @@ mod tests {
         // A chunk starting at bit 64 or later is an error even when it is zero.
         let mut long = vec![(0x3f, 6); 13];
         long.push((0, 6));
-        let mut r = BitReader::new(&pack(&long));
+        let long = pack(&long);
+        let mut r = BitReader::new(&long);
         assert_eq!(r.read_vbr(6).unwrap_err().kind(), &ErrorKind::VbrOverflow { chunk_width: 6 });
         // 1-bit chunks with the continuation bit set never end.
         assert!(BitReader::new(&[0xff]).read_vbr(1).is_err());
@@ -337,7 +338,7 @@ mod tests {
         assert_eq!(err.kind(), &ErrorKind::Truncated { needed: 5, left: 4 });
         assert_eq!(err.bit_offset(), 20);
         // a VBR cut inside its second chunk reports the VBR's first bit
-        let mut r = BitReader::new(&[0b1110_0000, 0b0000_0111]);
+        let mut r = BitReader::new(&[0b1110_0000, 0b1000_0011]);
         r.read(4).unwrap();
         let err = r.read_vbr(6).unwrap_err();
         assert!(matches!(err.kind(), ErrorKind::Truncated { .. }));
