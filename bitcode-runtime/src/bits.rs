@@ -23,7 +23,7 @@ pub struct BitReader<'a> {
 #[inline]
 pub fn decode_char6(v: u64) -> u8 {
     const TABLE: &[u8; 64] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._";
-    TABLE[(v & 63) as usize]
+    TABLE.get((v & 63) as usize).copied().unwrap_or(b'_')
 }
 
 /// The char6 value of a character, if it has one.
@@ -125,7 +125,9 @@ impl<'a> BitReader<'a> {
             self.next_byte += 8;
         } else {
             let mut bytes = [0u8; 8];
-            bytes[..rest.len()].copy_from_slice(rest);
+            if let Some(head) = bytes.get_mut(..rest.len()) {
+                head.copy_from_slice(rest);
+            }
             self.word = u64::from_le_bytes(bytes);
             self.cached = rest.len() as u32 * 8;
             self.next_byte += rest.len();

@@ -76,18 +76,27 @@ impl BlockInfoStore {
             if self.dense.len() <= index {
                 self.dense.resize_with(index + 1, || None);
             }
-            self.dense[index].get_or_insert_with(BlockInfo::default)
-        } else {
-            self.sparse.entry(block_id).or_default()
+            if let Some(slot) = self.dense.get_mut(index) {
+                return slot.get_or_insert_with(BlockInfo::default);
+            }
         }
+        self.sparse.entry(block_id).or_default()
     }
+}
+
+/// One block id's entry while its BLOCKINFO block is being read.
+#[derive(Debug, Default)]
+struct PendingEntry {
+    name: Option<String>,
+    record_names: BTreeMap<u32, String>,
+    abbrevs: Vec<Abbrev>,
 }
 
 /// Collects a BLOCKINFO block as its records stream past.
 #[derive(Debug, Default)]
 pub(crate) struct BlockInfoBuilder {
     current: Option<u32>,
-    entries: BTreeMap<u32, (Option<String>, BTreeMap<u32, String>, Vec<Abbrev>)>,
+    entries: BTreeMap<u32, PendingEntry>,
 }
 
 impl BlockInfoBuilder {
@@ -100,28 +109,30 @@ impl BlockInfoBuilder {
         self.entries.entry(block_id).or_default();
     }
 
-    fn current(&mut self) -> Option<&mut (Option<String>, BTreeMap<u32, String>, Vec<Abbrev>)> {
+    fn current(&mut self) -> Option<&mut PendingEntry> {
         let id = self.current?;
         self.entries.get_mut(&id)
     }
 
     /// Returns false when there is no SETBID yet.
     pub(crate) fn add_abbrev(&mut self, abbrev: Abbrev) -> bool {
-        self.current().map(|e| e.2.push(abbrev)).is_some()
+        self.current().map(|e| e.abbrevs.push(abbrev)).is_some()
     }
 
     pub(crate) fn set_block_name(&mut self, name: String) -> bool {
-        self.current().map(|e| e.0 = Some(name)).is_some()
+        self.current().map(|e| e.name = Some(name)).is_some()
     }
 
     pub(crate) fn set_record_name(&mut self, code: u32, name: String) -> bool {
-        self.current().map(|e| _ = e.1.entry(code).or_insert(name)).is_some()
+        self.current().map(|e| _ = e.record_names.entry(code).or_insert(name)).is_some()
     }
 
     pub(crate) fn finish(self) -> BlockInfoStore {
         let mut store = BlockInfoStore::default();
-        for (id, (name, record_names, abbrevs)) in self.entries {
-            *store.entry(id) = BlockInfo { name, record_names, abbrevs: abbrevs.into() };
+        for (id, e) in self.entries {
+            // An empty BLOCKNAME names nothing, as in LLVM.
+            let name = e.name.filter(|n| !n.is_empty());
+            *store.entry(id) = BlockInfo { name, record_names: e.record_names, abbrevs: e.abbrevs.into() };
         }
         store
     }

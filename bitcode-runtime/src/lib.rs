@@ -23,6 +23,7 @@ pub mod cursor;
 #[cfg(feature = "object")]
 pub mod embedded;
 pub mod error;
+pub mod writer;
 
 pub use abbrev::{Abbrev, AbbrevOp, ScalarEncoding};
 pub use bits::BitReader;

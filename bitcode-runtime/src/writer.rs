@@ -1,0 +1,541 @@
+//! Writing bitstreams: [`BitWriter`] for raw fields, [`StreamWriter`] for blocks with
+//! back-patched lengths, abbreviations, BLOCKINFO, records and blobs.
+//!
+//! The writer is the reader's counterpart for tests, fuzzing and tools. `StreamWriter`
+//! refuses what the format cannot express (a value wider than its field, a record that
+//! does not match its abbreviation); deliberately malformed streams are made by writing
+//! raw fields through [`StreamWriter::bits`].
+
+use std::collections::BTreeMap;
+
+use crate::abbrev::{Abbrev, AbbrevOp, ScalarEncoding};
+use crate::bits::encode_char6;
+use crate::blockinfo::codes as blockinfo_codes;
+use crate::container::{Magic, WRAPPER_HEADER_LEN, WRAPPER_MAGIC};
+use crate::cursor::{abbrev_ids, BLOCKINFO_BLOCK_ID, TOP_LEVEL_ABBREV_WIDTH};
+use crate::error::{Error, ErrorKind, Result};
+
+/// Writes bit fields LSB-first into a byte vector.
+#[derive(Clone, Debug, Default)]
+pub struct BitWriter {
+    bytes: Vec<u8>,
+    /// Bits written; the last byte of `bytes` holds the partial tail.
+    bits: u64,
+}
+
+#[cold]
+fn write_error(msg: String, at: u64) -> Error {
+    Error::new(ErrorKind::Write(msg), at)
+}
+
+impl BitWriter {
+    /// An empty writer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Bits written so far.
+    pub fn position(&self) -> u64 {
+        self.bits
+    }
+
+    /// The bytes written so far (a partial last byte is zero-padded).
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The bytes written, the last one zero-padded.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+
+    /// Writes the low `width` bits of `value` (`width` at most 64; higher bits are dropped).
+    pub fn write(&mut self, value: u64, width: u32) {
+        let mut value = if width >= 64 { value } else { value & ((1u64 << width) - 1) };
+        let mut left = width.min(64);
+        while left > 0 {
+            let used = (self.bits % 8) as u32;
+            if used == 0 {
+                self.bytes.push(0);
+            }
+            let take = (8 - used).min(left);
+            if let Some(last) = self.bytes.last_mut() {
+                *last |= ((value & ((1u64 << take) - 1)) << used) as u8;
+            }
+            value = if take >= 64 { 0 } else { value >> take };
+            left -= take;
+            self.bits += take as u64;
+        }
+    }
+
+    /// Writes `value` as VBR with `width`-bit chunks (2 to 64; 1 only for the value 0).
+    pub fn write_vbr(&mut self, value: u64, width: u32) -> Result<()> {
+        if !(1..=64).contains(&width) || (width == 1 && value != 0) {
+            return Err(write_error(format!("cannot write {value} as VBR{width}"), self.bits));
+        }
+        let payload = width - 1;
+        if payload == 0 {
+            self.write(0, 1);
+            return Ok(());
+        }
+        let mut v = value;
+        loop {
+            let chunk = if payload >= 64 { v } else { v & ((1u64 << payload) - 1) };
+            v = if payload >= 64 { 0 } else { v >> payload };
+            if v == 0 {
+                self.write(chunk, width);
+                return Ok(());
+            }
+            self.write(chunk | (1u64 << payload), width);
+        }
+    }
+
+    /// Writes a character from `[a-zA-Z0-9._]` as char6.
+    pub fn write_char6(&mut self, c: u64) -> Result<()> {
+        let code = u8::try_from(c).ok().and_then(encode_char6);
+        let code = code.ok_or_else(|| write_error(format!("{c} is not a char6 character"), self.bits))?;
+        self.write(code, 6);
+        Ok(())
+    }
+
+    /// Pads with zero bits to the next multiple of 32.
+    pub fn align32(&mut self) {
+        let pad = self.bits.next_multiple_of(32) - self.bits;
+        self.write(0, pad as u32);
+    }
+
+    /// Writes bytes at a byte-aligned position.
+    pub fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        if self.bits % 8 != 0 {
+            return Err(write_error("bytes at a position that is not byte aligned".into(), self.bits));
+        }
+        self.bytes.extend_from_slice(bytes);
+        self.bits += bytes.len() as u64 * 8;
+        Ok(())
+    }
+
+    /// Overwrites the little-endian 32-bit word at byte `offset` (already written).
+    pub fn patch_u32(&mut self, offset: usize, value: u32) -> Result<()> {
+        let slot = self.bytes.get_mut(offset..offset + 4);
+        let slot =
+            slot.ok_or_else(|| write_error(format!("no word at byte {offset} to patch"), offset as u64 * 8))?;
+        slot.copy_from_slice(&value.to_le_bytes());
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+struct WriterScope {
+    block_id: u32,
+    abbrev_width: u32,
+    /// Byte offset of the block's length word.
+    length_at: usize,
+    /// Abbreviations by id - 4: BLOCKINFO's first, then the block's own.
+    abbrevs: Vec<Abbrev>,
+}
+
+/// Writes a bitstream: the magic, then blocks and records.
+///
+/// ```
+/// use bitcode_runtime::writer::StreamWriter;
+/// use bitcode_runtime::{Abbrev, AbbrevOp, Bitstream, Entry, ScalarEncoding};
+/// let mut w = StreamWriter::new(*b"DEMO");
+/// w.enter_block(8, 3)?;
+/// let id = w.define_abbrev(Abbrev::new(vec![AbbrevOp::Literal(1), AbbrevOp::Array(ScalarEncoding::Char6)]).unwrap())?;
+/// w.abbreviated_record(id, 1, b"hello".map(u64::from).as_slice(), None)?;
+/// w.end_block()?;
+/// let bytes = w.finish()?;
+/// let stream = Bitstream::new(&bytes)?;
+/// let mut cursor = stream.cursor();
+/// assert!(matches!(cursor.next_entry()?, Some(Entry::Block(h)) if h.id == 8));
+/// # Ok::<(), bitcode_runtime::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct StreamWriter {
+    bits: BitWriter,
+    scopes: Vec<WriterScope>,
+    /// Abbreviations that BLOCKINFO gives each block id.
+    blockinfo: BTreeMap<u32, Vec<Abbrev>>,
+    /// Present while inside BLOCKINFO.
+    pending_blockinfo: Option<PendingBlockInfo>,
+}
+
+/// What a BLOCKINFO block being written declares so far, and the SETBID in effect.
+#[derive(Debug, Default)]
+struct PendingBlockInfo {
+    declared: BTreeMap<u32, Vec<Abbrev>>,
+    current: Option<u32>,
+}
+
+impl StreamWriter {
+    /// A stream that starts with `magic` (see [`Magic::bytes`]).
+    pub fn new(magic: [u8; 4]) -> Self {
+        let mut bits = BitWriter::new();
+        for b in magic {
+            bits.write(b as u64, 8);
+        }
+        StreamWriter { bits, scopes: Vec::new(), blockinfo: BTreeMap::new(), pending_blockinfo: None }
+    }
+
+    /// An LLVM IR bitcode stream ('BC' 0xC0DE).
+    pub fn llvm_ir() -> Self {
+        Self::new(Magic::LlvmIr.bytes())
+    }
+
+    /// The raw bit writer, to write fields the structured methods would refuse.
+    pub fn bits(&mut self) -> &mut BitWriter {
+        &mut self.bits
+    }
+
+    /// The abbreviation id width in effect (2 at the top level).
+    pub fn abbrev_width(&self) -> u32 {
+        self.scopes.last().map_or(TOP_LEVEL_ABBREV_WIDTH, |s| s.abbrev_width)
+    }
+
+    fn write_abbrev_id(&mut self, id: u32) -> Result<()> {
+        let width = self.abbrev_width();
+        if width < 64 && (id as u64) >> width != 0 {
+            return Err(write_error(
+                format!("abbreviation id {id} does not fit in {width} bits"),
+                self.bits.position(),
+            ));
+        }
+        self.bits.write(id as u64, width);
+        Ok(())
+    }
+
+    /// Starts block `block_id` whose abbreviation ids are `abbrev_width` bits wide.
+    pub fn enter_block(&mut self, block_id: u32, abbrev_width: u32) -> Result<()> {
+        if !(1..=32).contains(&abbrev_width) {
+            return Err(write_error(format!("abbreviation id width {abbrev_width}"), self.bits.position()));
+        }
+        if self.pending_blockinfo.is_some() {
+            return Err(write_error("a block inside BLOCKINFO".into(), self.bits.position()));
+        }
+        self.write_abbrev_id(abbrev_ids::ENTER_SUBBLOCK)?;
+        self.bits.write_vbr(block_id as u64, 8)?;
+        self.bits.write_vbr(abbrev_width as u64, 4)?;
+        self.bits.align32();
+        let length_at = (self.bits.position() / 8) as usize;
+        self.bits.write(0, 32);
+        if block_id == BLOCKINFO_BLOCK_ID {
+            self.pending_blockinfo = Some(PendingBlockInfo::default());
+        }
+        let abbrevs = self.blockinfo.get(&block_id).cloned().unwrap_or_default();
+        self.scopes.push(WriterScope { block_id, abbrev_width, length_at, abbrevs });
+        Ok(())
+    }
+
+    /// Ends the innermost block and writes its length.
+    pub fn end_block(&mut self) -> Result<()> {
+        if self.scopes.is_empty() {
+            return Err(write_error("END_BLOCK outside any block".into(), self.bits.position()));
+        }
+        self.write_abbrev_id(abbrev_ids::END_BLOCK)?;
+        self.bits.align32();
+        let Some(scope) = self.scopes.pop() else { return Ok(()) };
+        let words = (self.bits.position() / 8 - scope.length_at as u64 - 4) / 4;
+        let words = u32::try_from(words)
+            .map_err(|_| write_error(format!("block of {words} words"), self.bits.position()))?;
+        self.bits.patch_u32(scope.length_at, words)?;
+        if scope.block_id == BLOCKINFO_BLOCK_ID {
+            if let Some(pending) = self.pending_blockinfo.take() {
+                // A BLOCKINFO block replaces what earlier ones declared, as readers expect.
+                self.blockinfo = pending.declared;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes a DEFINE_ABBREV in the current block; returns the abbreviation's id there.
+    /// Inside BLOCKINFO the abbreviation goes to the block id of the last SETBID, and the
+    /// id returned is the one blocks with that id will see.
+    pub fn define_abbrev(&mut self, abbrev: Abbrev) -> Result<u32> {
+        if self.scopes.is_empty() {
+            return Err(write_error("DEFINE_ABBREV outside any block".into(), self.bits.position()));
+        }
+        let at = self.bits.position();
+        let target = match &self.pending_blockinfo {
+            Some(PendingBlockInfo { current: Some(bid), .. }) => Some(*bid),
+            Some(_) => return Err(write_error("DEFINE_ABBREV in BLOCKINFO before SETBID".into(), at)),
+            None => None,
+        };
+        self.write_abbrev_id(abbrev_ids::DEFINE_ABBREV)?;
+        self.bits.write_vbr(abbrev.wire_len() as u64, 5)?;
+        for op in abbrev.ops() {
+            match *op {
+                AbbrevOp::Literal(v) => {
+                    self.bits.write(1, 1);
+                    self.bits.write_vbr(v, 8)?;
+                }
+                AbbrevOp::Scalar(e) => self.write_encoding(e)?,
+                AbbrevOp::Array(e) => {
+                    self.bits.write(0, 1);
+                    self.bits.write(3, 3);
+                    self.write_encoding(e)?;
+                }
+                AbbrevOp::Blob => {
+                    self.bits.write(0, 1);
+                    self.bits.write(5, 3);
+                }
+            }
+        }
+        let list = match (target, self.pending_blockinfo.as_mut(), self.scopes.last_mut()) {
+            (Some(bid), Some(pending), _) => pending.declared.entry(bid).or_default(),
+            (_, _, Some(scope)) => &mut scope.abbrevs,
+            _ => return Err(write_error("DEFINE_ABBREV outside any block".into(), at)),
+        };
+        list.push(abbrev);
+        Ok(abbrev_ids::FIRST_DEFINED + list.len() as u32 - 1)
+    }
+
+    fn write_encoding(&mut self, e: ScalarEncoding) -> Result<()> {
+        self.bits.write(0, 1);
+        match e {
+            ScalarEncoding::Fixed(w) => {
+                self.bits.write(1, 3);
+                self.bits.write_vbr(w as u64, 5)?;
+            }
+            ScalarEncoding::Vbr(w) => {
+                self.bits.write(2, 3);
+                self.bits.write_vbr(w as u64, 5)?;
+            }
+            ScalarEncoding::Char6 => self.bits.write(4, 3),
+        }
+        Ok(())
+    }
+
+    /// Writes an UNABBREV_RECORD: code, operand count and operands, all VBR6.
+    pub fn unabbreviated_record(&mut self, code: u32, ops: &[u64]) -> Result<()> {
+        if self.scopes.is_empty() {
+            return Err(write_error("a record outside any block".into(), self.bits.position()));
+        }
+        self.write_abbrev_id(abbrev_ids::UNABBREV_RECORD)?;
+        self.bits.write_vbr(code as u64, 6)?;
+        self.bits.write_vbr(ops.len() as u64, 6)?;
+        for &op in ops {
+            self.bits.write_vbr(op, 6)?;
+        }
+        self.note_blockinfo_record(code, ops);
+        Ok(())
+    }
+
+    fn note_blockinfo_record(&mut self, code: u32, ops: &[u64]) {
+        if let (Some(pending), blockinfo_codes::SETBID) = (self.pending_blockinfo.as_mut(), code) {
+            if let Some(&bid) = ops.first() {
+                pending.current = u32::try_from(bid).ok();
+                if let Some(bid) = pending.current {
+                    pending.declared.entry(bid).or_default();
+                }
+            }
+        }
+    }
+
+    /// Writes a record through abbreviation `abbrev_id` of the current block. `ops` are
+    /// the operands after the code, literals included, array elements last; `blob` must be
+    /// given exactly when the abbreviation ends in a blob.
+    pub fn abbreviated_record(
+        &mut self,
+        abbrev_id: u32,
+        code: u32,
+        ops: &[u64],
+        blob: Option<&[u8]>,
+    ) -> Result<()> {
+        let at = self.bits.position();
+        let fail = |msg: String| Err(write_error(msg, at));
+        let Some(scope) = self.scopes.last() else { return fail("a record outside any block".into()) };
+        let index = abbrev_id.checked_sub(abbrev_ids::FIRST_DEFINED).map(|i| i as usize);
+        let Some(abbrev) = index.and_then(|i| scope.abbrevs.get(i)).cloned() else {
+            return fail(format!("abbreviation {abbrev_id} is not defined in block {}", scope.block_id));
+        };
+        let Some((first, rest)) = abbrev.ops().split_first() else {
+            return fail("empty abbreviation".into());
+        };
+        // Check everything before writing anything.
+        let mut values = ops.iter();
+        check_value(first, code as u64).or_else(|m| fail(format!("record code: {m}")))?;
+        for (i, op) in rest.iter().enumerate() {
+            match op {
+                AbbrevOp::Array(e) => {
+                    for &v in values.by_ref() {
+                        check_value(&AbbrevOp::Scalar(*e), v)
+                            .or_else(|m| fail(format!("array element: {m}")))?;
+                    }
+                }
+                AbbrevOp::Blob => {
+                    if blob.is_none() {
+                        return fail("the abbreviation ends in a blob, but no blob was given".into());
+                    }
+                }
+                _ => match values.next() {
+                    Some(&v) => check_value(op, v).or_else(|m| fail(format!("operand {i}: {m}")))?,
+                    None => return fail(format!("the abbreviation wants more than {} operands", ops.len())),
+                },
+            }
+        }
+        if values.next().is_some() {
+            return fail(format!("{} operands are more than the abbreviation holds", ops.len()));
+        }
+        if blob.is_some() && !matches!(rest.last(), Some(AbbrevOp::Blob)) {
+            return fail("a blob for an abbreviation without one".into());
+        }
+
+        self.write_abbrev_id(abbrev_id)?;
+        self.write_value(first, code as u64)?;
+        let mut values = ops.iter();
+        for op in rest {
+            match op {
+                AbbrevOp::Literal(_) => {
+                    values.next();
+                }
+                AbbrevOp::Scalar(_) => {
+                    if let Some(&v) = values.next() {
+                        self.write_value(op, v)?;
+                    }
+                }
+                AbbrevOp::Array(e) => {
+                    self.bits.write_vbr(values.len() as u64, 6)?;
+                    for &v in values.by_ref() {
+                        self.write_value(&AbbrevOp::Scalar(*e), v)?;
+                    }
+                }
+                AbbrevOp::Blob => {
+                    let bytes = blob.unwrap_or_default();
+                    self.bits.write_vbr(bytes.len() as u64, 6)?;
+                    self.bits.align32();
+                    self.bits.write_bytes(bytes)?;
+                    self.bits.align32();
+                }
+            }
+        }
+        self.note_blockinfo_record(code, ops);
+        Ok(())
+    }
+
+    fn write_value(&mut self, op: &AbbrevOp, v: u64) -> Result<()> {
+        match op {
+            AbbrevOp::Literal(_) | AbbrevOp::Array(_) | AbbrevOp::Blob => Ok(()),
+            AbbrevOp::Scalar(ScalarEncoding::Fixed(w)) => {
+                self.bits.write(v, *w as u32);
+                Ok(())
+            }
+            AbbrevOp::Scalar(ScalarEncoding::Vbr(w)) => self.bits.write_vbr(v, *w as u32),
+            AbbrevOp::Scalar(ScalarEncoding::Char6) => self.bits.write_char6(v),
+        }
+    }
+
+    /// Writes SETBID inside BLOCKINFO: later abbreviations and names are for `block_id`.
+    pub fn set_bid(&mut self, block_id: u32) -> Result<()> {
+        self.unabbreviated_record(blockinfo_codes::SETBID, &[block_id as u64])
+    }
+
+    /// Writes BLOCKNAME inside BLOCKINFO.
+    pub fn block_name(&mut self, name: &[u8]) -> Result<()> {
+        let ops: Vec<u64> = name.iter().map(|&b| b as u64).collect();
+        self.unabbreviated_record(blockinfo_codes::BLOCKNAME, &ops)
+    }
+
+    /// Writes SETRECORDNAME inside BLOCKINFO.
+    pub fn record_name(&mut self, code: u32, name: &[u8]) -> Result<()> {
+        let ops: Vec<u64> = std::iter::once(code as u64).chain(name.iter().map(|&b| b as u64)).collect();
+        self.unabbreviated_record(blockinfo_codes::SETRECORDNAME, &ops)
+    }
+
+    /// The finished stream. Every block must be ended.
+    pub fn finish(self) -> Result<Vec<u8>> {
+        if let Some(scope) = self.scopes.last() {
+            return Err(write_error(format!("block {} is still open", scope.block_id), self.bits.position()));
+        }
+        Ok(self.bits.into_bytes())
+    }
+}
+
+/// Checks that `v` can be written as `op`; says why not.
+fn check_value(op: &AbbrevOp, v: u64) -> std::result::Result<(), String> {
+    match *op {
+        AbbrevOp::Literal(l) if l != v => Err(format!("{v} differs from the literal {l}")),
+        AbbrevOp::Scalar(ScalarEncoding::Fixed(w)) if w < 64 && v >> w != 0 => {
+            Err(format!("{v} does not fit in {w} bits"))
+        }
+        AbbrevOp::Scalar(ScalarEncoding::Vbr(1)) if v != 0 => Err(format!("{v} does not fit in VBR1")),
+        AbbrevOp::Scalar(ScalarEncoding::Char6) if u8::try_from(v).ok().and_then(encode_char6).is_none() => {
+            Err(format!("{v} is not a char6 character"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Puts a bitcode wrapper header in front of `stream` and pads the whole to a multiple of
+/// 16 bytes, as Darwin's tools do.
+pub fn wrap(stream: &[u8], cpu_type: u32) -> Result<Vec<u8>> {
+    let size = u32::try_from(stream.len()).map_err(|_| write_error("stream too large to wrap".into(), 0))?;
+    let mut out = Vec::with_capacity(WRAPPER_HEADER_LEN + stream.len() + 16);
+    for word in [WRAPPER_MAGIC, 0, WRAPPER_HEADER_LEN as u32, size, cpu_type] {
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    out.extend_from_slice(stream);
+    out.resize(out.len().next_multiple_of(16), 0);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bits::BitReader;
+
+    #[test]
+    fn bit_writer_matches_reader_for_every_width() {
+        let mut w = BitWriter::new();
+        let mut fields = Vec::new();
+        for width in 0..=64u32 {
+            let v = 0xDEAD_BEEF_0123_4567u64.rotate_left(width)
+                & if width == 64 { u64::MAX } else { (1 << width) - 1 };
+            w.write(v, width);
+            fields.push((v, width));
+            w.write_vbr(v, (width % 63) + 2).unwrap();
+        }
+        let bytes = w.into_bytes();
+        let mut r = BitReader::new(&bytes);
+        for (v, width) in fields {
+            assert_eq!(r.read(width).unwrap(), v);
+            assert_eq!(r.read_vbr((width % 63) + 2).unwrap(), v);
+        }
+    }
+
+    #[test]
+    fn vbr1_holds_only_zero() {
+        let mut w = BitWriter::new();
+        w.write_vbr(0, 1).unwrap();
+        assert!(w.write_vbr(1, 1).is_err());
+    }
+
+    #[test]
+    fn abbreviated_records_are_checked_against_their_abbreviation() {
+        let mut w = StreamWriter::new(*b"TEST");
+        w.enter_block(9, 4).unwrap();
+        let abbrev = Abbrev::new(vec![
+            AbbrevOp::Literal(5),
+            AbbrevOp::Scalar(ScalarEncoding::Fixed(3)),
+            AbbrevOp::Array(ScalarEncoding::Char6),
+        ])
+        .unwrap();
+        let id = w.define_abbrev(abbrev).unwrap();
+        assert_eq!(id, 4);
+        assert!(w.abbreviated_record(id, 6, &[1], None).is_err(), "code differs from literal");
+        assert!(w.abbreviated_record(id, 5, &[8], None).is_err(), "8 does not fit in 3 bits");
+        assert!(w.abbreviated_record(id, 5, &[1, b'-' as u64], None).is_err(), "not char6");
+        assert!(w.abbreviated_record(id, 5, &[1], Some(b"x")).is_err(), "no blob in abbreviation");
+        assert!(w.abbreviated_record(5, 5, &[1], None).is_err(), "undefined id");
+        w.abbreviated_record(id, 5, &[7, b'a' as u64, b'Z' as u64], None).unwrap();
+        w.end_block().unwrap();
+        assert!(w.end_block().is_err());
+        assert!(w.finish().is_ok());
+    }
+
+    #[test]
+    fn wrap_pads_to_sixteen_bytes() {
+        let wrapped = wrap(b"BC\xC0\xDE\x01\x02", 7).unwrap();
+        assert_eq!(wrapped.len(), 32);
+        assert_eq!(&wrapped[20..26], b"BC\xC0\xDE\x01\x02");
+    }
+}
