@@ -5,5 +5,5 @@
 pub use bitcode_runtime as runtime;
 pub use bitcode_runtime::{
     Abbrev, AbbrevOp, BitReader, Bitstream, BlockHeader, BlockInfoStore, Cursor, Entry, Error, ErrorKind,
-    Magic, Record, Result, ScalarEncoding, WrapperHeader,
+    Input, Magic, Record, Result, ScalarEncoding, WrapperHeader,
 };

@@ -23,6 +23,7 @@ pub mod cursor;
 #[cfg(feature = "object")]
 pub mod embedded;
 pub mod error;
+pub mod input;
 pub mod writer;
 
 pub use abbrev::{Abbrev, AbbrevOp, ScalarEncoding};
@@ -31,3 +32,4 @@ pub use blockinfo::{BlockInfo, BlockInfoStore};
 pub use container::{Bitstream, Magic, WrapperHeader};
 pub use cursor::{BlockHeader, Cursor, Entry, Record};
 pub use error::{AbbrevProblem, Error, ErrorKind, Result};
+pub use input::Input;

@@ -8,7 +8,6 @@
 //! ```
 
 mod dump;
-mod input;
 mod stats;
 mod trace;
 
@@ -70,8 +69,8 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args, bytes: &[u8], out: &mut impl Write) -> Result<(), Failure> {
-    let sections = input::embedded_sections(bytes)?;
-    let streams = input::streams(bytes, sections.as_deref())?;
+    let input = bitcode::Input::parse(bytes)?;
+    let streams = input.streams()?;
     if args.trace {
         for stream in &streams {
             trace::write(stream, out)?;

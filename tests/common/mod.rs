@@ -1,0 +1,114 @@
+//! Helpers shared by the integration tests: where ../shared and the LLVM tools are, which
+//! corpus files are bitstreams, and how to run the bcdump example.
+#![allow(dead_code)] // each test binary uses a different part
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// True when running in CI, where missing data or tools are failures, not skips.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
+/// Reports that `what` is missing: a failure in CI, a printed notice elsewhere.
+pub fn missing(test: &str, what: &str) {
+    assert!(!in_ci(), "{test}: {what} is missing (CI=true: this is a failure, not a skip)");
+    eprintln!("NOTICE: {test} skipped: {what} is missing");
+}
+
+/// ../shared beside the repository (or $BITCODE_SHARED), when present.
+pub fn shared_dir() -> Option<PathBuf> {
+    let dir = match std::env::var_os("BITCODE_SHARED") {
+        Some(d) => PathBuf::from(d),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    };
+    dir.join("oracle").is_dir().then_some(dir)
+}
+
+/// ../shared, or `None` after reporting it missing.
+pub fn require_shared(test: &str) -> Option<PathBuf> {
+    let dir = shared_dir();
+    if dir.is_none() {
+        missing(test, "../shared (the corpus and oracles)");
+    }
+    dir
+}
+
+/// The path of `tool` on PATH, if it is installed.
+pub fn find_tool(tool: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join(tool)).find(|p| p.is_file())
+}
+
+/// The path of `tool`, or `None` after reporting it missing.
+pub fn require_tool(test: &str, tool: &str) -> Option<PathBuf> {
+    let found = find_tool(tool);
+    if found.is_none() {
+        missing(test, tool);
+    }
+    found
+}
+
+/// File name suffixes of the bitstream files in the corpora (native objects included).
+const BITSTREAM_SUFFIXES: &[&str] = &[".bc", ".dia", ".pch", ".pcm", ".opt.bitstream", ".o"];
+
+/// The bitstream files (and native objects embedding bitcode) directly in `dir`, sorted.
+pub fn bitstream_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p| {
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        p.is_file() && BITSTREAM_SUFFIXES.iter().any(|s| name.ends_with(s))
+    });
+    files.sort();
+    files
+}
+
+/// The corpora under ../shared: the current one and the old-releases one.
+pub fn corpus_dirs(shared: &Path) -> Vec<PathBuf> {
+    ["corpus", "corpus-old"].iter().map(|d| shared.join(d)).filter(|d| d.is_dir()).collect()
+}
+
+/// The bcdump example binary that `cargo test` built beside this test binary.
+pub fn bcdump() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/<test>");
+    let path = profile_dir.join("examples").join(format!("bcdump{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.is_file(),
+        "{} is missing: cargo test builds examples; run the tests with cargo test",
+        path.display()
+    );
+    path
+}
+
+/// Runs a command and returns its stdout, or a message with its stderr.
+pub fn run(cmd: &mut Command) -> Result<Vec<u8>, String> {
+    let out = cmd.output().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        Err(format!("{cmd:?} failed ({}): {}", out.status, String::from_utf8_lossy(&out.stderr).trim()))
+    }
+}
+
+/// Runs `work` on every item with one thread per available core; returns the results in
+/// item order.
+pub fn parallel_map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(items.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<Option<R>> = (0..items.len()).map(|_| None).collect();
+    let slots = std::sync::Mutex::new(&mut results);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let r = work(item);
+                slots.lock().unwrap()[i] = Some(r);
+            });
+        }
+    });
+    results.into_iter().map(|r| r.expect("every item processed")).collect()
+}
