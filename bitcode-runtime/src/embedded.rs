@@ -1,5 +1,6 @@
 //! Bitcode embedded in native objects: ELF and COFF `.llvmbc` / `.llvm.lto` sections,
-//! Mach-O `__LLVM,__bitcode` (also inside universal binaries). Read with the `object` crate.
+//! Mach-O `__LLVM,__bitcode`, and universal (fat) Mach-O files whose members are such
+//! objects or bitcode files themselves. Read with the `object` crate.
 
 use std::borrow::Cow;
 
@@ -11,7 +12,9 @@ use crate::error::{Error, ErrorKind, Result};
 /// One section of a native object that holds a bitstream.
 #[derive(Clone, Debug)]
 pub struct EmbeddedBitcode<'a> {
-    /// The section's name (`.llvmbc`, `.llvm.lto`, or `__LLVM,__bitcode`).
+    /// Where the bitcode is: the section's name (`.llvmbc`, `.llvm.lto`,
+    /// `__LLVM,__bitcode`), prefixed with `member N: ` inside a universal binary; or
+    /// `member N` for a universal member that is a bitcode file itself.
     pub section: String,
     /// The section's bytes (owned only when the section was compressed).
     pub data: Cow<'a, [u8]>,
@@ -42,21 +45,17 @@ pub fn embedded_bitcode(file: &[u8]) -> Result<Vec<EmbeddedBitcode<'_>>> {
     match FileKind::parse(file).map_err(object_error)? {
         FileKind::MachOFat32 => {
             let fat = MachOFatFile32::parse(file).map_err(object_error)?;
-            for arch in fat.arches() {
-                let (offset, size) = arch.file_range();
-                let slice = arch.data(file).map_err(object_error)?;
-                debug_assert_eq!(slice.len() as u64, size);
-                collect(slice, offset, &mut found)?;
+            for (i, arch) in fat.arches().iter().enumerate() {
+                collect_member(file, arch, i, &mut found)?;
             }
         }
         FileKind::MachOFat64 => {
             let fat = MachOFatFile64::parse(file).map_err(object_error)?;
-            for arch in fat.arches() {
-                let (offset, _) = arch.file_range();
-                collect(arch.data(file).map_err(object_error)?, offset, &mut found)?;
+            for (i, arch) in fat.arches().iter().enumerate() {
+                collect_member(file, arch, i, &mut found)?;
             }
         }
-        _ => collect(file, 0, &mut found)?,
+        _ => collect(file, 0, "", &mut found)?,
     }
     if found.is_empty() {
         return Err(Error::new(
@@ -67,16 +66,36 @@ pub fn embedded_bitcode(file: &[u8]) -> Result<Vec<EmbeddedBitcode<'_>>> {
     Ok(found)
 }
 
+/// Adds member `index` of a universal binary: a bitcode file as it is, or an object's
+/// bitcode sections.
+fn collect_member<'a>(
+    file: &'a [u8],
+    arch: &impl FatArch,
+    index: usize,
+    found: &mut Vec<EmbeddedBitcode<'a>>,
+) -> Result<()> {
+    let (offset, _) = arch.file_range();
+    let data = arch.data(file).map_err(object_error)?;
+    let is_bitcode =
+        matches!(data.first_chunk::<4>(), Some([0xDE, 0xC0, 0x17, 0x0B] | [0x42, 0x43, 0xC0, 0xDE]));
+    if is_bitcode {
+        let section = format!("member {index}");
+        found.push(EmbeddedBitcode { section, data: Cow::Borrowed(data), file_offset: Some(offset) });
+        return Ok(());
+    }
+    collect(data, offset, &format!("member {index}: "), found)
+}
+
 /// Adds the bitcode sections of the single object `bytes`, which starts at byte `base` of
-/// the caller's file.
-fn collect<'a>(bytes: &'a [u8], base: u64, found: &mut Vec<EmbeddedBitcode<'a>>) -> Result<()> {
+/// the caller's file; `prefix` goes before each section name.
+fn collect<'a>(bytes: &'a [u8], base: u64, prefix: &str, found: &mut Vec<EmbeddedBitcode<'a>>) -> Result<()> {
     let obj = object::File::parse(bytes).map_err(object_error)?;
     for section in obj.sections() {
         let name = section.name().unwrap_or("");
         let segment = section.segment_name().ok().flatten();
         let full_name = match (segment, name) {
-            (Some("__LLVM"), "__bitcode") => "__LLVM,__bitcode".to_string(),
-            (_, ".llvmbc" | ".llvm.lto") => name.to_string(),
+            (Some("__LLVM"), "__bitcode") => format!("{prefix}__LLVM,__bitcode"),
+            (_, ".llvmbc" | ".llvm.lto") => format!("{prefix}{name}"),
             _ => continue,
         };
         let data = section.uncompressed_data().map_err(object_error)?;
