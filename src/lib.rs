@@ -7,3 +7,8 @@ pub use bitcode_runtime::{
     Abbrev, AbbrevOp, BitReader, Bitstream, BlockHeader, BlockInfoStore, Cursor, Entry, Error, ErrorKind,
     Input, Magic, Record, Result, ScalarEncoding, WrapperHeader,
 };
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

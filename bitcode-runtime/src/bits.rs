@@ -149,30 +149,31 @@ impl<'a> BitReader<'a> {
         }
     }
 
-    #[cold]
+    /// The chunks after the first of a VBR field. Multi-chunk values are common (value
+    /// ids, type ids, sizes), so this is kept lean: no allocation, errors built out of line.
     #[inline(never)]
     fn read_vbr_rest(&mut self, first: u64, width: u32) -> Result<u64> {
-        let start = self.position() - width as u64;
-        let overflow = |_| Error::new(ErrorKind::VbrOverflow { chunk_width: width }, start);
         let payload_bits = width - 1;
         if payload_bits == 0 {
             // A 1-bit chunk carries no value bits: the field could only go on forever.
-            return Err(overflow(()));
+            return Err(self.vbr_overflow(width, 1));
         }
         let continue_bit = 1u64 << payload_bits;
         let payload_mask = continue_bit - 1;
         let mut value = first & payload_mask;
         let mut shift = payload_bits;
+        let mut chunks = 1u64;
         loop {
-            let piece = self.read(width).map_err(|e| match e.kind() {
-                ErrorKind::Truncated { .. } => Error::new(e.kind().clone(), start),
-                _ => e,
-            })?;
+            let piece = match self.read(width) {
+                Ok(p) => p,
+                Err(e) => return Err(self.vbr_truncated(e, width, chunks)),
+            };
+            chunks += 1;
             let chunk = piece & payload_mask;
             // LLVM stops at a chunk that starts at bit 64 or beyond; we also refuse a
             // chunk whose set bits would fall off the top of the 64-bit value.
             if shift >= 64 || (chunk >> (64 - shift)) != 0 {
-                return Err(overflow(()));
+                return Err(self.vbr_overflow(width, chunks));
             }
             value |= chunk << shift;
             if piece & continue_bit == 0 {
@@ -180,6 +181,20 @@ impl<'a> BitReader<'a> {
             }
             shift += payload_bits;
         }
+    }
+
+    /// A VBR overflow error at the start of the field, `chunks` chunks back.
+    #[cold]
+    fn vbr_overflow(&self, width: u32, chunks: u64) -> Error {
+        let start = self.position() - chunks * width as u64;
+        Error::new(ErrorKind::VbrOverflow { chunk_width: width }, start)
+    }
+
+    /// A truncation inside a VBR field, reported at the field's start.
+    #[cold]
+    fn vbr_truncated(&self, err: Error, width: u32, chunks: u64) -> Error {
+        let start = self.position() - chunks * width as u64;
+        Error::new(err.kind().clone(), start)
     }
 
     /// Reads a 6-bit char6 field and gives the character it stands for.

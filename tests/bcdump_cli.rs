@@ -1,0 +1,74 @@
+//! bcdump as a user runs it: the bundled sample, `--stats` agreeing with `--trace`, and
+//! errors that name the bit offset and block path with a non-zero exit.
+
+mod common;
+
+use std::process::Command;
+
+use common::*;
+
+/// With no FILE, bcdump dumps the bundled sample (examples/data/hello.bc).
+#[test]
+fn no_file_dumps_the_bundled_sample() {
+    let out = Command::new(bcdump()).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("LLVM IR bitcode stream, 1732 bytes"), "{text}");
+    // the identification string and the module's triple come out as text
+    assert!(text.contains("\"LLVM14.0.6\""), "{text}");
+    assert!(text.contains("\"x86_64-pc-linux-gnu\""), "{text}");
+}
+
+/// `--stats` counts exactly the records and blocks that `--trace` lists, and ends with
+/// `records=N blocks=M`.
+#[test]
+fn stats_count_what_the_trace_lists() {
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/hello.bc");
+    let mut files = vec![std::path::PathBuf::from(sample)];
+    if let Some(shared) = shared_dir() {
+        for name in ["corpus/clang14__bad.dia", "corpus/llvmcat16b__hello_O0+switchphi_O2+new16.bc"] {
+            files.push(shared.join(name));
+        }
+    }
+    for file in files {
+        let trace = run(Command::new(bcdump()).arg("--trace").arg(&file)).unwrap();
+        let trace = String::from_utf8(trace).unwrap();
+        let records = trace.lines().filter(|l| l.starts_with("{\"record\"")).count();
+        let blocks = trace.lines().filter(|l| l.starts_with("{\"enter\"")).count();
+        let stats =
+            String::from_utf8(run(Command::new(bcdump()).arg("--stats").arg(&file)).unwrap()).unwrap();
+        let last = stats.lines().last().unwrap();
+        assert_eq!(last, format!("records={records} blocks={blocks}"), "{}", file.display());
+    }
+}
+
+/// A damaged file: a message with the bit offset and block path on stderr, exit 1.
+#[test]
+fn errors_name_offset_and_block_path_and_fail() {
+    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/hello.bc")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    // Cut in half: the module block's length now runs past the end, seen where it starts.
+    let cut = dir.path().join("cut.bc");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    // Ones in the middle of the module: a VBR6 field (in the metadata kind block) whose
+    // continuation bits never stop.
+    let mut damaged = bytes.clone();
+    damaged[800..808].fill(0xff);
+    let ones = dir.path().join("ones.bc");
+    std::fs::write(&ones, &damaged).unwrap();
+    let cases = [
+        (&cut, "block of 352 words would end at bit 11584, past the end of the input (6928 bits) (at bit 288, top level)"),
+        (&ones, "VBR6 value does not fit in 64 bits (at bit 6392, block path 8/22)"),
+    ];
+    for (file, message) in cases {
+        for mode in [&["--stats"][..], &["--trace"], &[]] {
+            let out = Command::new(bcdump()).args(mode).arg(file).output().unwrap();
+            assert_eq!(out.status.code(), Some(1), "{mode:?}");
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(err.trim_end(), format!("error: {message}"), "{mode:?}");
+        }
+    }
+    let missing = Command::new(bcdump()).arg(dir.path().join("nope.bc")).output().unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"));
+}
