@@ -168,12 +168,7 @@ fn errors_in_sections_point_into_the_object_file() {
     bytes[offset + 8..offset + 12].copy_from_slice(&0x00ff_ffffu32.to_le_bytes());
     let input = Input::parse(&bytes).unwrap();
     let stream = input.streams().unwrap()[0];
-    let err = loop {
-        match stream.cursor().next_entry() {
-            Err(e) => break e,
-            Ok(_) => panic!("the corrupted length was accepted"),
-        }
-    };
+    let err = stream.cursor().next_entry().map(|_| ()).expect_err("the corrupted length was accepted");
     assert!(matches!(err.kind(), ErrorKind::BlockBeyondInput { .. }), "{err}");
     assert_eq!(err.bit_offset(), (offset as u64 + 8) * 8);
 }
