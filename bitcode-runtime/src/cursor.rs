@@ -337,7 +337,7 @@ impl<'a> Cursor<'a> {
         let abbrev = Abbrev::read_definition(&mut self.reader).map_err(|e| self.locate(e))?;
         if let Some(builder) = self.blockinfo_builder.as_mut() {
             if !builder.add_abbrev(abbrev) {
-                return Err(self.error_at(ErrorKind::BlockInfoWithoutSetBid { code: 2 }, start));
+                return Err(self.error_at(ErrorKind::BlockInfoWithoutSetBid { code: None }, start));
             }
         } else if let Some(scope) = self.scopes.last_mut() {
             scope.own.push(abbrev);
@@ -371,7 +371,7 @@ impl<'a> Cursor<'a> {
         if ok {
             Ok(())
         } else {
-            Err(self.error_at(ErrorKind::BlockInfoWithoutSetBid { code }, start))
+            Err(self.error_at(ErrorKind::BlockInfoWithoutSetBid { code: Some(code) }, start))
         }
     }
 
@@ -402,14 +402,22 @@ impl<'a> Cursor<'a> {
 #[inline]
 fn read_unabbreviated<'a>(r: &mut BitReader<'a>, ops: &mut Vec<u64>) -> Result<(u32, Option<&'a [u8]>)> {
     let code = read_code(r, |r| r.read_vbr(6))?;
+    match read_unabbreviated_ops(r, ops) {
+        Ok(()) => Ok((code, None)),
+        Err(e) => Err(e.with_record_code(code)),
+    }
+}
+
+#[inline]
+fn read_unabbreviated_ops(r: &mut BitReader<'_>, ops: &mut Vec<u64>) -> Result<()> {
     let count_start = r.position();
     let count = r.read_vbr(6)?;
-    check_count(r, "record of operands", count, 6, count_start)?;
+    check_count(r, "record operands", count, 6, count_start)?;
     ops.reserve(count as usize);
     for _ in 0..count {
         ops.push(r.read_vbr(6)?);
     }
-    Ok((code, None))
+    Ok(())
 }
 
 /// Reads an abbreviated record body as `abbrev` lays it out.
@@ -433,6 +441,19 @@ fn read_abbreviated<'a>(
             Err(Error::new(ErrorKind::InvalidAbbrev(crate::AbbrevProblem::CodeIsArrayOrBlob), r.position()))
         }
     })?;
+    match read_abbreviated_ops(r, rest, ops) {
+        Ok(blob) => Ok((code, blob)),
+        Err(e) => Err(e.with_record_code(code)),
+    }
+}
+
+/// Reads the operands after the code as `rest` lays them out; returns the blob.
+#[inline]
+fn read_abbreviated_ops<'a>(
+    r: &mut BitReader<'a>,
+    rest: &[AbbrevOp],
+    ops: &mut Vec<u64>,
+) -> Result<Option<&'a [u8]>> {
     let mut blob = None;
     for op in rest {
         match *op {
@@ -441,7 +462,7 @@ fn read_abbreviated<'a>(
             AbbrevOp::Array(e) => {
                 let count_start = r.position();
                 let count = r.read_vbr(6)?;
-                check_count(r, "array of elements", count, e.min_bits(), count_start)?;
+                check_count(r, "array elements", count, e.min_bits(), count_start)?;
                 ops.reserve(count as usize);
                 for _ in 0..count {
                     ops.push(e.read(r)?);
@@ -450,7 +471,7 @@ fn read_abbreviated<'a>(
             AbbrevOp::Blob => blob = Some(read_blob(r)?),
         }
     }
-    Ok((code, blob))
+    Ok(blob)
 }
 
 /// Reads a blob: VBR6 length, align to 32 bits, the bytes, align again. The padded end
@@ -465,7 +486,7 @@ fn read_blob<'a>(r: &mut BitReader<'a>) -> Result<&'a [u8]> {
     r.align32();
     let padded_bits = len.next_multiple_of(4) * 8;
     if padded_bits > r.bits_left() {
-        let kind = ErrorKind::CountTooLarge { what: "blob of bytes", count: len, bits_left: r.bits_left() };
+        let kind = ErrorKind::CountTooLarge { what: "blob bytes", count: len, bits_left: r.bits_left() };
         return Err(Error::new(kind, count_start));
     }
     let bytes = r.take_bytes(len)?;

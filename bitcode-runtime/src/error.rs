@@ -47,7 +47,7 @@ pub enum ErrorKind {
     },
     /// An element count (array, blob, operand list) cannot fit in the bits left.
     CountTooLarge {
-        /// What is being counted.
+        /// What is being counted, plural ("array elements").
         what: &'static str,
         /// The count the stream claims.
         count: u64,
@@ -93,8 +93,8 @@ pub enum ErrorKind {
     },
     /// A BLOCKINFO record or abbreviation that needs a SETBID before it.
     BlockInfoWithoutSetBid {
-        /// The record code, or 2 for DEFINE_ABBREV.
-        code: u32,
+        /// The record's code; `None` for a DEFINE_ABBREV.
+        code: Option<u32>,
     },
     /// A BLOCKINFO record without the operands it needs.
     MalformedBlockInfoRecord {
@@ -189,7 +189,7 @@ impl fmt::Display for ErrorKind {
             }
             Self::ValueTooLarge { what, value, max } => write!(f, "{what} {value} is larger than {max}"),
             Self::CountTooLarge { what, count, bits_left } => {
-                write!(f, "{what} of {count} cannot fit in the {bits_left} bits left")
+                write!(f, "{count} {what} cannot fit in the {bits_left} bits left")
             }
             Self::UndefinedAbbrev { id, defined } => {
                 if *defined == 0 {
@@ -214,12 +214,14 @@ impl fmt::Display for ErrorKind {
                 f,
                 "END_BLOCK ends the block at bit {actual_end}, but its length word says bit {declared_end}"
             ),
-            Self::BlockInfoWithoutSetBid { code } => {
-                if *code == 2 {
-                    write!(f, "DEFINE_ABBREV in BLOCKINFO before any SETBID")
-                } else {
-                    write!(f, "BLOCKINFO record {code} before any SETBID")
-                }
+            Self::BlockInfoWithoutSetBid { code: None } => write!(f, "DEFINE_ABBREV in BLOCKINFO before any SETBID"),
+            Self::BlockInfoWithoutSetBid { code: Some(code) } => {
+                let name = match *code {
+                    crate::blockinfo::codes::BLOCKNAME => " (BLOCKNAME)",
+                    crate::blockinfo::codes::SETRECORDNAME => " (SETRECORDNAME)",
+                    _ => "",
+                };
+                write!(f, "BLOCKINFO record {code}{name} before any SETBID")
             }
             Self::MalformedBlockInfoRecord { code } => {
                 write!(f, "BLOCKINFO record {code} lacks the operands it needs")
