@@ -58,7 +58,7 @@ fn errors_name_offset_and_block_path_and_fail() {
     std::fs::write(&ones, &damaged).unwrap();
     let cases = [
         (&cut, "block of 352 words would end at bit 11584, past the end of the input (6928 bits) (at bit 288, top level)"),
-        (&ones, "VBR6 value does not fit in 64 bits (at bit 6392, block path 8/22)"),
+        (&ones, "VBR6 value does not fit in 64 bits (at bit 6392, record 6, block path 8/22)"),
     ];
     for (file, message) in cases {
         for mode in [&["--stats"][..], &["--trace"], &[]] {
