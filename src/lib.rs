@@ -2,10 +2,11 @@
 //!
 //! This facade re-exports the runtime reader ([`bitcode_runtime`]) and the `schema!` macro.
 
+pub use bitcode_derive::schema;
 pub use bitcode_runtime as runtime;
 pub use bitcode_runtime::{
-    Abbrev, AbbrevOp, BitReader, Bitstream, BlockHeader, BlockInfoStore, Cursor, Entry, Error, ErrorKind,
-    Input, Magic, Record, Result, ScalarEncoding, WrapperHeader,
+    Abbrev, AbbrevOp, AbbrevProblem, BitReader, Bitstream, BlockHeader, BlockInfoStore, Cursor, Entry, Error,
+    ErrorKind, Input, Magic, Record, Result, ScalarEncoding, WrapperHeader,
 };
 
 /// The README's examples, compiled and run as doctests.

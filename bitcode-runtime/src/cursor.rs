@@ -59,6 +59,8 @@ pub struct Record<'c, 'a> {
     pub ops: &'c [u64],
     /// The blob operand's bytes, when the abbreviation has one.
     pub blob: Option<&'a [u8]>,
+    /// Absolute bit offset of the record (its abbreviation id).
+    pub bit_offset: u64,
 }
 
 impl Record<'_, '_> {
@@ -229,7 +231,8 @@ impl<'a> Cursor<'a> {
                     if self.blockinfo_builder.is_some() {
                         self.apply_blockinfo_record(code, start)?;
                     }
-                    let record = Record { code, abbrev_id: id as u32, ops: &self.ops, blob };
+                    let bit_offset = self.base_bit + start;
+                    let record = Record { code, abbrev_id: id as u32, ops: &self.ops, blob, bit_offset };
                     return Ok(Some(Entry::Record(record)));
                 }
             }

@@ -132,6 +132,17 @@ pub enum ErrorKind {
         /// The input length in bytes.
         len: usize,
     },
+    /// A typed decoder found a record field it cannot decode.
+    Field {
+        /// The block's schema name.
+        block: &'static str,
+        /// The record's schema name.
+        record: &'static str,
+        /// The field's schema name.
+        field: &'static str,
+        /// What is wrong with it.
+        problem: crate::decode::FieldProblem,
+    },
     /// A native object file could not be read, or holds no embedded bitcode.
     Object(String),
     /// A writer was asked for something the format cannot express.
@@ -238,6 +249,7 @@ impl fmt::Display for ErrorKind {
                 f,
                 "bitcode wrapper header says offset {offset} size {size}, outside the {len}-byte input"
             ),
+            Self::Field { block, record, field, problem } => write!(f, "{block}/{record}: field {field}: {problem}"),
             Self::Object(msg) => write!(f, "native object: {msg}"),
             Self::Write(msg) => write!(f, "cannot write: {msg}"),
         }

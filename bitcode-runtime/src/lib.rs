@@ -20,6 +20,7 @@ pub mod bits;
 pub mod blockinfo;
 pub mod container;
 pub mod cursor;
+pub mod decode;
 #[cfg(feature = "object")]
 pub mod embedded;
 pub mod error;

@@ -1,0 +1,984 @@
+//! Loading: the schema's TOML text, parsed with spans, into the [`Schema`] model. Every
+//! table's keys are checked (unknown keys get the nearest known one as a suggestion), every
+//! value's type, every required key. Mistakes become diagnostics and placeholders, never an
+//! early return, so that one build reports them all.
+
+use toml::de::{DeArray, DeTable, DeValue};
+use toml::Spanned as TomlSpanned;
+
+use crate::diag::Diagnostics;
+use crate::model::*;
+use crate::names::{snake, upper_camel};
+
+type Value<'i> = TomlSpanned<DeValue<'i>>;
+
+/// Parses `text` into a schema, reporting mistakes into `diags`.
+pub fn load(text: &str, diags: &mut Diagnostics) -> Schema {
+    let (root, errors) = DeTable::parse_recoverable(text);
+    for e in &errors {
+        let span = e.span().unwrap_or(0..0);
+        diags.error(span, format!("TOML syntax error: {}", e.message().trim_end()));
+    }
+    let root = root.into_inner();
+    let mut loader = Loader { diags };
+    loader.schema(&root, text.len())
+}
+
+/// Keys of each kind of table, for checking and for suggestions.
+const ROOT_KEYS: &[&str] = &["format", "enums", "flags", "groups", "blocks"];
+const FORMAT_KEYS: &[&str] = &["name", "magic", "doc"];
+const ENUM_KEYS: &[&str] = &["doc", "rust_name", "unknown", "default", "values", "aliases"];
+const ENUM_VALUE_KEYS: &[&str] = &["value", "doc", "rust_name"];
+const FLAGS_KEYS: &[&str] = &["doc", "rust_name", "fields"];
+const FLAG_FIELD_KEYS: &[&str] = &["bit", "bits", "enum", "doc", "rust_name"];
+const GROUP_KEYS: &[&str] = &["doc", "rust_name", "variants"];
+const VARIANT_KEYS: &[&str] = &["tag", "doc", "rust_name", "fields"];
+const BLOCK_KEYS: &[&str] = &["id", "doc", "strategy", "records"];
+const RECORD_KEYS: &[&str] = &["code", "doc", "rust_name", "fields", "layouts"];
+const LAYOUT_KEYS: &[&str] = &["versions", "fields"];
+const FIELD_KEYS: &[&str] =
+    &["name", "kind", "doc", "rust_name", "enum", "flags", "group", "of", "optional", "default"];
+
+/// The field kinds, as written in `kind = "..."`.
+pub const KINDS: &[&str] = &[
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "bool",
+    "signed",
+    "enum",
+    "flags",
+    "value",
+    "relative",
+    "signed_relative",
+    "value_type",
+    "type",
+    "optional_index",
+    "align",
+    "string",
+    "cstring",
+    "blob",
+    "array",
+    "counted_array",
+    "group",
+];
+
+/// The known word nearest to `word`, when it is near enough to be a likely typo.
+pub fn nearest<'k>(word: &str, known: &[&'k str]) -> Option<&'k str> {
+    known
+        .iter()
+        .map(|k| (strsim::damerau_levenshtein(word, k), *k))
+        .filter(|(d, k)| *d <= (k.len().max(word.len()) / 3).max(1) + usize::from(k.len() > 6))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+fn type_name(v: &DeValue<'_>) -> &'static str {
+    match v {
+        DeValue::String(_) => "a string",
+        DeValue::Integer(_) => "an integer",
+        DeValue::Float(_) => "a float",
+        DeValue::Boolean(_) => "a boolean",
+        DeValue::Datetime(_) => "a date",
+        DeValue::Array(_) => "an array",
+        DeValue::Table(_) => "a table",
+    }
+}
+
+struct Loader<'d> {
+    diags: &'d mut Diagnostics,
+}
+
+/// One TOML table being read: its entries, where it was named, and what it is (for
+/// messages like "block MODULE_BLOCK needs `id`").
+struct Table<'t, 'i> {
+    table: &'t DeTable<'i>,
+    span: Span,
+    what: String,
+}
+
+impl<'t, 'i> Table<'t, 'i> {
+    fn get(&self, key: &str) -> Option<&'t Value<'i>> {
+        self.table.iter().find(|(k, _)| k.get_ref() == key).map(|(_, v)| v)
+    }
+}
+
+impl Loader<'_> {
+    /// Checks a table's keys against `known`; returns a reader for it.
+    fn table<'t, 'i>(
+        &mut self,
+        table: &'t DeTable<'i>,
+        span: Span,
+        what: String,
+        known: &[&str],
+    ) -> Table<'t, 'i> {
+        for (k, _) in table.iter() {
+            let key: &str = k.get_ref();
+            if !known.contains(&key) {
+                match nearest(key, known) {
+                    Some(near) => self.diags.error_with_help(
+                        k.span(),
+                        format!("unknown key `{key}` in {what}"),
+                        format!("did you mean `{near}`?"),
+                    ),
+                    None => self.diags.error_with_help(
+                        k.span(),
+                        format!("unknown key `{key}` in {what}"),
+                        format!("the keys of {what} are: {}", known.join(", ")),
+                    ),
+                }
+            }
+        }
+        Table { table, span, what }
+    }
+
+    fn wrong_type(&mut self, v: &Value<'_>, key: &str, what: &str, expected: &str) {
+        self.diags
+            .error(v.span(), format!("`{key}` of {what} must be {expected}, not {}", type_name(v.get_ref())));
+    }
+
+    fn missing(&mut self, t: &Table<'_, '_>, key: &str, example: &str) {
+        self.diags.error_with_help(
+            t.span.clone(),
+            format!("{} needs `{key}`", t.what),
+            format!("add `{key} = {example}`"),
+        );
+    }
+
+    fn string(&mut self, t: &Table<'_, '_>, key: &str) -> Option<Spanned<String>> {
+        let v = t.get(key)?;
+        match v.get_ref() {
+            DeValue::String(s) => Some(Spanned::new(s.to_string(), v.span())),
+            _ => {
+                self.wrong_type(v, key, &t.what, "a string");
+                None
+            }
+        }
+    }
+
+    fn required_string(&mut self, t: &Table<'_, '_>, key: &str, example: &str) -> Option<Spanned<String>> {
+        if t.get(key).is_none() {
+            self.missing(t, key, example);
+        }
+        self.string(t, key)
+    }
+
+    fn doc(&mut self, t: &Table<'_, '_>) -> Option<String> {
+        self.string(t, "doc").map(|s| s.value)
+    }
+
+    /// An integer value, checked to lie in `min..=max`.
+    fn int_value(
+        &mut self,
+        v: &Value<'_>,
+        key: &str,
+        what: &str,
+        min: i128,
+        max: i128,
+    ) -> Option<Spanned<i128>> {
+        let DeValue::Integer(i) = v.get_ref() else {
+            self.wrong_type(v, key, what, "an integer");
+            return None;
+        };
+        let Ok(n) = i128::from_str_radix(i.as_str(), i.radix()) else {
+            self.diags.error(v.span(), format!("`{key}` of {what} is out of range ({min} to {max})"));
+            return None;
+        };
+        if n < min || n > max {
+            self.diags.error(v.span(), format!("`{key}` of {what} is {n}, out of range ({min} to {max})"));
+            return None;
+        }
+        Some(Spanned::new(n, v.span()))
+    }
+
+    fn int(&mut self, t: &Table<'_, '_>, key: &str, min: i128, max: i128) -> Option<Spanned<i128>> {
+        let v = t.get(key)?;
+        let what = t.what.clone();
+        self.int_value(v, key, &what, min, max)
+    }
+
+    fn required_int(&mut self, t: &Table<'_, '_>, key: &str, min: i128, max: i128) -> Option<Spanned<i128>> {
+        if t.get(key).is_none() {
+            self.missing(t, key, "0");
+        }
+        self.int(t, key, min, max)
+    }
+
+    fn boolean(&mut self, t: &Table<'_, '_>, key: &str) -> Option<Spanned<bool>> {
+        let v = t.get(key)?;
+        match v.get_ref() {
+            DeValue::Boolean(b) => Some(Spanned::new(*b, v.span())),
+            _ => {
+                self.wrong_type(v, key, &t.what, "true or false");
+                None
+            }
+        }
+    }
+
+    /// The sub-table at `key`, with the span of its key.
+    fn subtable<'t, 'i>(&mut self, t: &Table<'t, 'i>, key: &str) -> Option<(&'t DeTable<'i>, Span)> {
+        let (k, v) = t.table.iter().find(|(k, _)| k.get_ref() == key)?;
+        match v.get_ref() {
+            DeValue::Table(inner) => Some((inner, k.span())),
+            _ => {
+                self.wrong_type(v, key, &t.what, "a table");
+                None
+            }
+        }
+    }
+
+    fn array<'t, 'i>(&mut self, t: &Table<'t, 'i>, key: &str) -> Option<&'t DeArray<'i>> {
+        let v = t.get(key)?;
+        match v.get_ref() {
+            DeValue::Array(a) => Some(a),
+            _ => {
+                self.wrong_type(v, key, &t.what, "an array");
+                None
+            }
+        }
+    }
+
+    /// The entries of a table of named tables (`[enums.X]`, `[blocks.X]`): name, its span,
+    /// and the table.
+    fn named_tables<'t, 'i>(
+        &mut self,
+        t: &Table<'t, 'i>,
+        key: &str,
+        what: &str,
+    ) -> Vec<(Spanned<String>, &'t DeTable<'i>)> {
+        let Some((entries, _)) = self.subtable(t, key) else { return Vec::new() };
+        let mut out = Vec::new();
+        for (k, v) in entries.iter() {
+            match v.get_ref() {
+                DeValue::Table(inner) => out.push((Spanned::new(k.get_ref().to_string(), k.span()), inner)),
+                other => self.diags.error(
+                    v.span(),
+                    format!("{what} `{}` must be a table, not {}", k.get_ref(), type_name(other)),
+                ),
+            }
+        }
+        out
+    }
+
+    fn schema(&mut self, root: &DeTable<'_>, len: usize) -> Schema {
+        let root = self.table(root, 0..0, "the schema".into(), ROOT_KEYS);
+        let format = match self.subtable(&root, "format") {
+            Some((t, span)) => self.format(t, span),
+            None => {
+                self.diags.error_with_help(
+                    0..len.min(1),
+                    "the schema needs a [format] table",
+                    "add [format] with `name` and `magic`",
+                );
+                Format::default()
+            }
+        };
+        let enums = self
+            .named_tables(&root, "enums", "enum")
+            .into_iter()
+            .map(|(n, t)| self.enumeration(n, t))
+            .collect();
+        let flags =
+            self.named_tables(&root, "flags", "flags").into_iter().map(|(n, t)| self.flags(n, t)).collect();
+        let groups =
+            self.named_tables(&root, "groups", "group").into_iter().map(|(n, t)| self.group(n, t)).collect();
+        let blocks =
+            self.named_tables(&root, "blocks", "block").into_iter().map(|(n, t)| self.block(n, t)).collect();
+        Schema { format, enums, flags, groups, blocks }
+    }
+
+    fn format(&mut self, table: &DeTable<'_>, span: Span) -> Format {
+        let t = self.table(table, span, "[format]".into(), FORMAT_KEYS);
+        let name = self.required_string(&t, "name", "\"my_format\"").unwrap_or_default();
+        let magic = match t.get("magic") {
+            None => {
+                self.missing(&t, "magic", "\"DEMO\"");
+                Spanned::default()
+            }
+            Some(v) => self.magic(v),
+        };
+        Format { name, magic, doc: self.doc(&t) }
+    }
+
+    fn magic(&mut self, v: &Value<'_>) -> Spanned<[u8; 4]> {
+        let bytes: Option<Vec<u8>> = match v.get_ref() {
+            DeValue::String(s) => Some(s.as_bytes().to_vec()),
+            DeValue::Array(a) => a
+                .iter()
+                .map(|b| match b.get_ref() {
+                    DeValue::Integer(i) => {
+                        i64::from_str_radix(i.as_str(), i.radix()).ok().and_then(|n| u8::try_from(n).ok())
+                    }
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        };
+        match bytes.as_deref().and_then(|b| <[u8; 4]>::try_from(b).ok()) {
+            Some(m) => Spanned::new(m, v.span()),
+            None => {
+                self.diags.error_with_help(
+                    v.span(),
+                    "`magic` must be four bytes",
+                    "write four ASCII characters (\"DIAG\") or four byte values ([0x42, 0x43, 0xC0, 0xDE])",
+                );
+                Spanned::new([0; 4], v.span())
+            }
+        }
+    }
+
+    fn rust_name(&mut self, t: &Table<'_, '_>, derived: String) -> String {
+        self.string(t, "rust_name").map_or(derived, |s| s.value)
+    }
+
+    fn enumeration(&mut self, name: Spanned<String>, table: &DeTable<'_>) -> Enum {
+        let what = format!("enum {}", name.value);
+        let t = self.table(table, name.span.clone(), what.clone(), ENUM_KEYS);
+        let rust_name = self.rust_name(&t, upper_camel(&name.value));
+        let unknown = match self.string(&t, "unknown") {
+            None => UnknownPolicy::Error,
+            Some(s) => match s.value.as_str() {
+                "error" => UnknownPolicy::Error,
+                "keep" => UnknownPolicy::Keep,
+                "default" => match self.string(&t, "default") {
+                    Some(d) => UnknownPolicy::Default(d),
+                    None => {
+                        self.missing(&t, "default", "\"variant_name\"");
+                        UnknownPolicy::Error
+                    }
+                },
+                other => {
+                    let help = match nearest(other, &["error", "keep", "default"]) {
+                        Some(n) => format!("did you mean \"{n}\"?"),
+                        None => "use \"error\", \"keep\" or \"default\"".into(),
+                    };
+                    self.diags.error_with_help(s.span, format!("unknown policy \"{other}\" in {what}"), help);
+                    UnknownPolicy::Error
+                }
+            },
+        };
+        if !matches!(unknown, UnknownPolicy::Default(_)) {
+            if let Some(d) = t.get("default") {
+                self.diags.error_with_help(
+                    d.span(),
+                    format!("`default` of {what} needs `unknown = \"default\"`"),
+                    "`default` names the variant unknown codes decode as",
+                );
+            }
+        }
+        let mut values = Vec::new();
+        match self.subtable(&t, "values") {
+            Some((vt, _)) => {
+                for (k, v) in vt.iter() {
+                    let vname = Spanned::new(k.get_ref().to_string(), k.span());
+                    let value_what = format!("value {} of {what}", vname.value);
+                    let (code, doc, rust) = match v.get_ref() {
+                        DeValue::Table(inner) => {
+                            let vt = self.table(inner, k.span(), value_what, ENUM_VALUE_KEYS);
+                            if vt.get("value").is_none() {
+                                self.missing(&vt, "value", "0");
+                            }
+                            let code = self.int(&vt, "value", 0, u64::MAX as i128);
+                            (code, self.doc(&vt), self.string(&vt, "rust_name").map(|s| s.value))
+                        }
+                        _ => (self.int_value(v, &vname.value, &what, 0, u64::MAX as i128), None, None),
+                    };
+                    if let Some(code) = code {
+                        let rust_name = rust.unwrap_or_else(|| upper_camel(&vname.value));
+                        values.push(EnumValue {
+                            name: vname,
+                            rust_name,
+                            code: Spanned::new(code.value as u64, code.span),
+                            doc,
+                        });
+                    }
+                }
+            }
+            None => {
+                if t.get("values").is_none() {
+                    self.missing(&t, "values", "{ a = 0, b = 1 }");
+                }
+            }
+        }
+        let mut aliases = Vec::new();
+        if let Some((at, _)) = self.subtable(&t, "aliases") {
+            for (k, v) in at.iter() {
+                let key: &str = k.get_ref();
+                let code = match key.parse::<u64>() {
+                    Ok(c) => c,
+                    Err(_) => {
+                        self.diags.error_with_help(
+                            k.span(),
+                            format!("alias `{key}` of {what} is not a code"),
+                            "aliases map obsolete codes to variants: \"1\" = \"variant\"",
+                        );
+                        continue;
+                    }
+                };
+                match v.get_ref() {
+                    DeValue::String(s) => aliases.push(Alias {
+                        code: Spanned::new(code, k.span()),
+                        variant: Spanned::new(s.to_string(), v.span()),
+                    }),
+                    _ => self.wrong_type(v, key, &what, "a variant name"),
+                }
+            }
+        }
+        Enum { name, rust_name, doc: self.doc(&t), unknown, values, aliases }
+    }
+
+    fn flags(&mut self, name: Spanned<String>, table: &DeTable<'_>) -> Flags {
+        let what = format!("flags {}", name.value);
+        let t = self.table(table, name.span.clone(), what.clone(), FLAGS_KEYS);
+        let rust_name = self.rust_name(&t, upper_camel(&name.value));
+        let mut fields = Vec::new();
+        match self.subtable(&t, "fields") {
+            Some((ft, _)) => {
+                for (k, v) in ft.iter() {
+                    let fname = Spanned::new(k.get_ref().to_string(), k.span());
+                    let fwhat = format!("flag {} of {what}", fname.value);
+                    let DeValue::Table(inner) = v.get_ref() else {
+                        self.wrong_type(v, &fname.value, &what, "a table like { bit = 0 }");
+                        continue;
+                    };
+                    let ft = self.table(inner, k.span(), fwhat.clone(), FLAG_FIELD_KEYS);
+                    let bit = self.int(&ft, "bit", 0, i128::MAX);
+                    let bits = self.string(&ft, "bits");
+                    let range = match (bit, bits) {
+                        (Some(b), None) => Some((
+                            Spanned::new(b.value as u32..(b.value as u32).saturating_add(1), b.span),
+                            true,
+                        )),
+                        (None, Some(r)) => match parse_range(&r.value, false) {
+                            Some(range) => {
+                                let (lo, hi) = (
+                                    range.start.min(u32::MAX as u64) as u32,
+                                    range.end.min(u32::MAX as u64) as u32,
+                                );
+                                Some((Spanned::new(lo..hi, r.span), false))
+                            }
+                            None => {
+                                self.diags.error_with_help(
+                                    r.span,
+                                    format!("`bits` of {fwhat} is not a bit range"),
+                                    "write the bits as \"LOW..HIGH\" (half-open), e.g. \"2..8\"",
+                                );
+                                None
+                            }
+                        },
+                        (Some(b), Some(_)) => {
+                            self.diags.error(b.span, format!("{fwhat} has both `bit` and `bits`: give one"));
+                            None
+                        }
+                        (None, None) => {
+                            self.diags.error_with_help(
+                                k.span(),
+                                format!("{fwhat} needs `bit` or `bits`"),
+                                "add `bit = 0` (a bool) or `bits = \"0..4\"` (a number)",
+                            );
+                            None
+                        }
+                    };
+                    let enumeration = self.string(&ft, "enum");
+                    if let (Some((bits, single)), Some(e)) = (&range, &enumeration) {
+                        if *single {
+                            self.diags
+                                .error(e.span.clone(), format!("{fwhat} is one bit: `enum` needs `bits`"));
+                        }
+                        let _ = bits;
+                    }
+                    if let Some((bits, single)) = range {
+                        fields.push(FlagField {
+                            rust_name: self.rust_name(&ft, snake(&fname.value)),
+                            doc: self.doc(&ft),
+                            name: fname,
+                            bits,
+                            single,
+                            enumeration: enumeration.filter(|_| !single),
+                        });
+                    }
+                }
+            }
+            None => {
+                if t.get("fields").is_none() {
+                    self.missing(&t, "fields", "{ flag = { bit = 0 } }");
+                }
+            }
+        }
+        Flags { name, rust_name, doc: self.doc(&t), fields }
+    }
+
+    fn group(&mut self, name: Spanned<String>, table: &DeTable<'_>) -> Group {
+        let what = format!("group {}", name.value);
+        let t = self.table(table, name.span.clone(), what.clone(), GROUP_KEYS);
+        let rust_name = self.rust_name(&t, upper_camel(&name.value));
+        let mut variants = Vec::new();
+        let entries = self.named_tables(&t, "variants", "group variant");
+        if entries.is_empty() && t.get("variants").is_none() {
+            self.missing(&t, "variants", "{ name = { tag = 0, fields = [] } }");
+        }
+        for (vname, vtable) in entries {
+            let vwhat = format!("variant {} of {what}", vname.value);
+            let vt = self.table(vtable, vname.span.clone(), vwhat.clone(), VARIANT_KEYS);
+            let tag = self.required_int(&vt, "tag", 0, u64::MAX as i128);
+            let fields = match self.array(&vt, "fields") {
+                Some(a) => self.fields(a, &vwhat),
+                None => Vec::new(),
+            };
+            if let Some(tag) = tag {
+                variants.push(GroupVariant {
+                    rust_name: self.rust_name(&vt, upper_camel(&vname.value)),
+                    doc: self.doc(&vt),
+                    name: vname,
+                    tag: Spanned::new(tag.value as u64, tag.span),
+                    fields,
+                });
+            }
+        }
+        Group { name, rust_name, doc: self.doc(&t), variants }
+    }
+
+    fn block(&mut self, name: Spanned<String>, table: &DeTable<'_>) -> Block {
+        let what = format!("block {}", name.value);
+        let t = self.table(table, name.span.clone(), what.clone(), BLOCK_KEYS);
+        let id = self.required_int(&t, "id", 0, u32::MAX as i128);
+        let strategy = match self.string(&t, "strategy") {
+            None => Strategy::Eager,
+            Some(s) => match s.value.as_str() {
+                "eager" => Strategy::Eager,
+                "lazy" => Strategy::Lazy,
+                "skip" => Strategy::Skip,
+                other => {
+                    let help = match nearest(other, &["eager", "lazy", "skip"]) {
+                        Some(n) => format!("did you mean \"{n}\"?"),
+                        None => "use \"eager\", \"lazy\" or \"skip\"".into(),
+                    };
+                    self.diags.error_with_help(
+                        s.span,
+                        format!("unknown strategy \"{other}\" in {what}"),
+                        help,
+                    );
+                    Strategy::Eager
+                }
+            },
+        };
+        let records = self
+            .named_tables(&t, "records", "record")
+            .into_iter()
+            .map(|(rname, rtable)| self.record(rname, rtable, &name.value))
+            .collect();
+        Block {
+            module_name: snake(&name.value),
+            id: id
+                .map(|i| Spanned::new(i.value as u32, i.span))
+                .unwrap_or_else(|| Spanned::new(0, name.span.clone())),
+            doc: self.doc(&t),
+            strategy,
+            records,
+            name,
+        }
+    }
+
+    fn record(&mut self, name: Spanned<String>, table: &DeTable<'_>, block: &str) -> RecordDef {
+        let what = format!("record {} of {block}", name.value);
+        let t = self.table(table, name.span.clone(), what.clone(), RECORD_KEYS);
+        let code = self.required_int(&t, "code", 0, u32::MAX as i128);
+        let layouts = match (t.get("fields"), t.get("layouts")) {
+            (Some(_), Some(l)) => {
+                self.diags.error_with_help(
+                    l.span(),
+                    format!("{what} has both `fields` and `layouts`"),
+                    "give `fields` for one layout, or `layouts` with `fields` in each",
+                );
+                Vec::new()
+            }
+            (Some(_), None) => {
+                let fields = self.array(&t, "fields").map(|a| self.fields(a, &what)).unwrap_or_default();
+                vec![Layout { versions: Spanned::new(0..u64::MAX, name.span.clone()), fields }]
+            }
+            (None, Some(_)) => self.layouts(&t, &what),
+            (None, None) => {
+                self.diags.error_with_help(
+                    t.span.clone(),
+                    format!("{what} needs `fields` (or `layouts`)"),
+                    "add `fields = []` for a record without operands",
+                );
+                Vec::new()
+            }
+        };
+        RecordDef {
+            rust_name: self.rust_name(&t, upper_camel(&name.value)),
+            code: code
+                .map(|c| Spanned::new(c.value as u32, c.span))
+                .unwrap_or_else(|| Spanned::new(0, name.span.clone())),
+            doc: self.doc(&t),
+            layouts,
+            name,
+        }
+    }
+
+    fn layouts(&mut self, t: &Table<'_, '_>, what: &str) -> Vec<Layout> {
+        let Some(array) = self.array(t, "layouts") else { return Vec::new() };
+        let mut out = Vec::new();
+        for (i, item) in array.iter().enumerate() {
+            let lwhat = format!("layout {} of {what}", i + 1);
+            let DeValue::Table(inner) = item.get_ref() else {
+                self.wrong_type(item, "layouts", what, "an array of tables");
+                continue;
+            };
+            let lt = self.table(inner, item.span(), lwhat.clone(), LAYOUT_KEYS);
+            let versions = match self.required_string(&lt, "versions", "\"0..\"") {
+                Some(v) => match parse_range(&v.value, true) {
+                    Some(r) => Spanned::new(r, v.span),
+                    None => {
+                        self.diags.error_with_help(
+                            v.span,
+                            format!("`versions` of {lwhat} is not a version range"),
+                            "write \"N\", \"A..B\", \"A..=B\" or \"A..\"",
+                        );
+                        continue;
+                    }
+                },
+                None => continue,
+            };
+            let fields = match self.array(&lt, "fields") {
+                Some(a) => self.fields(a, &lwhat),
+                None => {
+                    self.missing(&lt, "fields", "[]");
+                    Vec::new()
+                }
+            };
+            out.push(Layout { versions, fields });
+        }
+        out
+    }
+
+    fn fields(&mut self, array: &DeArray<'_>, owner: &str) -> Vec<Field> {
+        let mut out = Vec::new();
+        for (i, item) in array.iter().enumerate() {
+            let DeValue::Table(inner) = item.get_ref() else {
+                self.diags.error_with_help(
+                    item.span(),
+                    format!("field {} of {owner} must be a table, not {}", i + 1, type_name(item.get_ref())),
+                    "write fields as { name = \"...\", kind = \"...\" }",
+                );
+                continue;
+            };
+            // Name the field in messages by its name when it has one.
+            let named =
+                inner.iter().find(|(k, _)| k.get_ref() == "name").and_then(|(_, v)| v.get_ref().as_str());
+            let fwhat = match named {
+                Some(n) => format!("field {n} of {owner}"),
+                None => format!("field {} of {owner}", i + 1),
+            };
+            let ft = self.table(inner, item.span(), fwhat, FIELD_KEYS);
+            let Some(name) = self.required_string(&ft, "name", "\"field_name\"") else { continue };
+            let kind = match self.required_string(&ft, "kind", "\"u32\"") {
+                Some(k) => self.kind(&ft, &k, false),
+                None => Spanned::new(Kind::Invalid, name.span.clone()),
+            };
+            self.check_kind_parameters(&ft, &kind);
+            let presence = self.presence(&ft);
+            out.push(Field {
+                rust_name: self.rust_name(&ft, snake(&name.value)),
+                doc: self.doc(&ft),
+                name,
+                kind,
+                presence,
+            });
+        }
+        out
+    }
+
+    /// The kind named `k`, with parameters from the field's table. `element` is true for
+    /// the `of` of an array.
+    fn kind(&mut self, t: &Table<'_, '_>, k: &Spanned<String>, element: bool) -> Spanned<Kind> {
+        let span = k.span.clone();
+        let param = |this: &mut Self, key: &str, example: &str| -> Option<Spanned<String>> {
+            let v = this.string(t, key);
+            if v.is_none() && t.get(key).is_none() {
+                this.diags.error_with_help(
+                    span.clone(),
+                    format!("kind `{}` of {} needs `{key}`", k.value, t.what),
+                    format!("add `{key} = {example}`"),
+                );
+            }
+            v
+        };
+        let kind = match k.value.as_str() {
+            "u8" => Kind::Unsigned(8),
+            "u16" => Kind::Unsigned(16),
+            "u32" => Kind::Unsigned(32),
+            "u64" => Kind::Unsigned(64),
+            "bool" => Kind::Bool,
+            "signed" => Kind::Signed,
+            "enum" => param(self, "enum", "\"EnumName\"").map_or(Kind::Invalid, Kind::Enum),
+            "flags" => param(self, "flags", "\"FlagsName\"").map_or(Kind::Invalid, Kind::Flags),
+            "value" => Kind::Value,
+            "relative" => Kind::Relative,
+            "signed_relative" => Kind::SignedRelative,
+            "value_type" => Kind::ValueType,
+            "type" => Kind::Type,
+            "optional_index" => Kind::OptionalIndex,
+            "align" => Kind::Align,
+            "string" => Kind::String,
+            "cstring" => Kind::CString,
+            "blob" => Kind::Blob,
+            "group" => param(self, "group", "\"GroupName\"").map_or(Kind::Invalid, Kind::Group),
+            "array" | "counted_array" if !element => match param(self, "of", "\"u64\"") {
+                Some(of) => {
+                    let inner = self.kind(t, &of, true);
+                    let allowed = !matches!(
+                        inner.value,
+                        Kind::String | Kind::Blob | Kind::Array(_) | Kind::CountedArray(_) | Kind::Group(_)
+                    );
+                    if !allowed {
+                        self.diags.error_with_help(
+                            of.span.clone(),
+                            format!("`of` of {} cannot be `{}`", t.what, of.value),
+                            "array elements are one-operand kinds, value_type or cstring",
+                        );
+                        Kind::Invalid
+                    } else if k.value == "array" {
+                        Kind::Array(Box::new(inner))
+                    } else {
+                        Kind::CountedArray(Box::new(inner))
+                    }
+                }
+                None => Kind::Invalid,
+            },
+            other => {
+                let help = match nearest(other, KINDS) {
+                    Some(n) => format!("did you mean `{n}`?"),
+                    None => format!("the kinds are: {}", KINDS.join(", ")),
+                };
+                let msg = if element {
+                    format!("unknown element kind `{other}` in {}", t.what)
+                } else {
+                    format!("unknown kind `{other}` in {}", t.what)
+                };
+                self.diags.error_with_help(span.clone(), msg, help);
+                Kind::Invalid
+            }
+        };
+        Spanned::new(kind, span)
+    }
+
+    /// Reports `enum`/`flags`/`group`/`of` given to a kind that does not use them.
+    fn check_kind_parameters(&mut self, t: &Table<'_, '_>, kind: &Spanned<Kind>) {
+        let uses = |key: &str| -> bool {
+            let k = match &kind.value {
+                Kind::Array(inner) | Kind::CountedArray(inner) => {
+                    if key == "of" {
+                        return true;
+                    }
+                    &inner.value
+                }
+                k => k,
+            };
+            matches!(
+                (key, k),
+                ("enum", Kind::Enum(_)) | ("flags", Kind::Flags(_)) | ("group", Kind::Group(_))
+            )
+        };
+        if matches!(kind.value, Kind::Invalid) {
+            return;
+        }
+        for key in ["enum", "flags", "group", "of"] {
+            if let Some(v) = t.get(key) {
+                if !uses(key) {
+                    self.diags.error(v.span(), format!("`{key}` does not apply to the kind of {}", t.what));
+                }
+            }
+        }
+    }
+
+    fn presence(&mut self, t: &Table<'_, '_>) -> Presence {
+        let optional = self.boolean(t, "optional");
+        let default = t.get("default").and_then(|v| match v.get_ref() {
+            DeValue::Integer(i) => i128::from_str_radix(i.as_str(), i.radix())
+                .ok()
+                .map(|n| Spanned::new(DefaultValue::Int(n), v.span())),
+            DeValue::Boolean(b) => Some(Spanned::new(DefaultValue::Bool(*b), v.span())),
+            DeValue::String(s) => Some(Spanned::new(DefaultValue::Variant(s.to_string()), v.span())),
+            other => {
+                self.diags.error(
+                    v.span(),
+                    format!(
+                        "`default` of {} must be an integer, a boolean or a variant name, not {}",
+                        t.what,
+                        type_name(other)
+                    ),
+                );
+                None
+            }
+        });
+        match (optional, default) {
+            (Some(o), Some(_)) if o.value => {
+                self.diags.error(o.span, format!("{} has both `optional` and `default`: give one", t.what));
+                Presence::Optional
+            }
+            (Some(o), _) if o.value => Presence::Optional,
+            (_, Some(d)) => Presence::Default(d),
+            _ => Presence::Required,
+        }
+    }
+}
+
+/// Parses `"N"`, `"A..B"`, `"A..=B"` (or `"A.."` when `open_end` is allowed) into a
+/// half-open range; `"A.."` ends at `u64::MAX`. Empty ranges are refused.
+pub fn parse_range(text: &str, open_end: bool) -> Option<std::ops::Range<u64>> {
+    let text = text.trim();
+    let num = |s: &str| s.trim().parse::<u64>().ok();
+    let range = if let Some((a, b)) = text.split_once("..=") {
+        num(a)?..num(b)?.checked_add(1)?
+    } else if let Some((a, b)) = text.split_once("..") {
+        if b.trim().is_empty() {
+            if !open_end {
+                return None;
+            }
+            num(a)?..u64::MAX
+        } else {
+            num(a)?..num(b)?
+        }
+    } else {
+        let n = num(text)?;
+        n..n.checked_add(1)?
+    };
+    (range.start < range.end).then_some(range)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load_ok(text: &str) -> Schema {
+        let mut d = Diagnostics::new();
+        let s = load(text, &mut d);
+        assert!(d.is_empty(), "{:?}", d.list());
+        s
+    }
+
+    fn messages(text: &str) -> Vec<String> {
+        let mut d = Diagnostics::new();
+        load(text, &mut d);
+        d.list()
+            .iter()
+            .map(|d| d.message.clone() + &d.help.clone().map(|h| format!(" | {h}")).unwrap_or_default())
+            .collect()
+    }
+
+    const HEAD: &str = "[format]\nname = \"demo\"\nmagic = \"DEMO\"\n";
+
+    #[test]
+    fn loads_every_construct() {
+        let s = load_ok(&format!(
+            "{HEAD}
+[enums.Linkage]
+unknown = \"keep\"
+values = {{ external = 0, weak_any = {{ value = 16, doc = \"weak\" }} }}
+aliases = {{ \"1\" = \"weak_any\" }}
+[flags.VarFlags]
+fields = {{ is_const = {{ bit = 0 }}, space = {{ bits = \"2..8\" }} }}
+[groups.Attr.variants.int_attr]
+tag = 1
+fields = [{{ name = \"kind\", kind = \"u64\" }}]
+[blocks.MODULE_BLOCK]
+id = 8
+strategy = \"lazy\"
+[blocks.MODULE_BLOCK.records.GLOBALVAR]
+code = 7
+[[blocks.MODULE_BLOCK.records.GLOBALVAR.layouts]]
+versions = \"2..\"
+fields = [{{ name = \"type\", kind = \"type\" }}, {{ name = \"ops\", kind = \"array\", of = \"enum\", enum = \"Linkage\" }}]
+[[blocks.MODULE_BLOCK.records.GLOBALVAR.layouts]]
+versions = \"0..=1\"
+fields = [{{ name = \"n\", kind = \"u8\", default = 3 }}]
+"
+        ));
+        assert_eq!(s.format.magic.value, *b"DEMO");
+        let e = &s.enums[0];
+        assert_eq!(e.unknown, UnknownPolicy::Keep);
+        assert_eq!(e.values[1].rust_name, "WeakAny");
+        assert_eq!(e.values[1].code.value, 16);
+        assert_eq!(e.aliases[0].code.value, 1);
+        assert_eq!(s.flags[0].fields[1].bits.value, 2..8);
+        assert_eq!(s.groups[0].variants[0].tag.value, 1);
+        let b = &s.blocks[0];
+        assert_eq!((b.module_name.as_str(), b.id.value, b.strategy), ("module_block", 8, Strategy::Lazy));
+        let r = &b.records[0];
+        assert_eq!(r.rust_name, "Globalvar");
+        assert_eq!(r.layouts[0].versions.value, 2..u64::MAX);
+        assert_eq!(r.layouts[1].versions.value, 0..2);
+        assert_eq!(r.layouts[0].fields[0].rust_name, "r#type");
+        assert!(
+            matches!(&r.layouts[0].fields[1].kind.value, Kind::Array(k) if matches!(&k.value, Kind::Enum(n) if n.value == "Linkage"))
+        );
+        assert!(
+            matches!(&r.layouts[1].fields[0].presence, Presence::Default(d) if d.value == DefaultValue::Int(3))
+        );
+    }
+
+    #[test]
+    fn unknown_keys_suggest_the_nearest() {
+        let m = messages(&format!("{HEAD}[blocks.B]\nid = 8\nstrateg = \"lazy\"\nrecords = {{}}\n"));
+        assert_eq!(m, vec!["unknown key `strateg` in block B | did you mean `strategy`?"]);
+        let m = messages(&format!("{HEAD}[blocks.B]\nid = 8\n[blocks.B.records.R]\ncode = 1\nfields = [{{ name = \"x\", knd = \"u8\" }}]\n"));
+        assert!(
+            m.contains(&"unknown key `knd` in field x of record R of B | did you mean `kind`?".to_string()),
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn missing_keys_wrong_types_and_ranges() {
+        let m =
+            messages("[format]\nmagic = 5\n[blocks.B]\nid = 4294967296\n[blocks.B.records.R]\nfields = []\n");
+        assert!(m.contains(&"[format] needs `name` | add `name = \"my_format\"`".to_string()), "{m:?}");
+        assert!(m.iter().any(|x| x.starts_with("`magic` must be four bytes")), "{m:?}");
+        assert!(
+            m.contains(&"`id` of block B is 4294967296, out of range (0 to 4294967295)".to_string()),
+            "{m:?}"
+        );
+        assert!(m.contains(&"record R of B needs `code` | add `code = 0`".to_string()), "{m:?}");
+    }
+
+    #[test]
+    fn unknown_kinds_and_misplaced_parameters() {
+        let m = messages(&format!(
+            "{HEAD}[blocks.B]\nid = 1\n[blocks.B.records.R]\ncode = 1\nfields = [{{ name = \"a\", kind = \"u23\" }}, {{ name = \"b\", kind = \"u8\", enum = \"E\" }}, {{ name = \"c\", kind = \"enum\" }}]\n"
+        ));
+        assert!(
+            m.contains(&"unknown kind `u23` in field a of record R of B | did you mean `u32`?".to_string()),
+            "{m:?}"
+        );
+        assert!(
+            m.contains(&"`enum` does not apply to the kind of field b of record R of B".to_string()),
+            "{m:?}"
+        );
+        assert!(
+            m.iter().any(|x| x.starts_with("kind `enum` of field c of record R of B needs `enum`")),
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn syntax_errors_are_located() {
+        let mut d = Diagnostics::new();
+        load("[format\nname = 1\n", &mut d);
+        assert!(!d.is_empty());
+        assert!(d.list()[0].message.starts_with("TOML syntax error"), "{:?}", d.list());
+    }
+
+    #[test]
+    fn ranges() {
+        assert_eq!(parse_range("3", true), Some(3..4));
+        assert_eq!(parse_range("0..2", true), Some(0..2));
+        assert_eq!(parse_range("0..=2", true), Some(0..3));
+        assert_eq!(parse_range("2..", true), Some(2..u64::MAX));
+        assert_eq!(parse_range("2..", false), None);
+        assert_eq!(parse_range("3..3", true), None);
+        assert_eq!(parse_range("x", true), None);
+    }
+}

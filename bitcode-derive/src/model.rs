@@ -1,0 +1,310 @@
+//! The schema as the macro understands it, after loading and before emitting. Every node
+//! keeps the byte span of the TOML it came from, for diagnostics.
+//!
+//! The loader fills this from the TOML text, recovering from mistakes where it can (an
+//! invalid piece becomes a placeholder and a diagnostic), so the emitter can still produce
+//! a skeleton of everything that was valid and users see no cascade of follow-on errors.
+
+use std::ops::Range;
+
+/// A byte range in the schema file.
+pub type Span = Range<usize>;
+
+/// A value with the span it was written at.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Spanned<T> {
+    /// The value.
+    pub value: T,
+    /// Where it was written.
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    /// A value at `span`.
+    pub fn new(value: T, span: Span) -> Self {
+        Spanned { value, span }
+    }
+}
+
+/// A whole schema.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Schema {
+    /// `[format]`.
+    pub format: Format,
+    /// `[enums.*]`, in file order.
+    pub enums: Vec<Enum>,
+    /// `[flags.*]`, in file order.
+    pub flags: Vec<Flags>,
+    /// `[groups.*]`, in file order.
+    pub groups: Vec<Group>,
+    /// `[blocks.*]`, in file order.
+    pub blocks: Vec<Block>,
+}
+
+/// `[format]`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Format {
+    /// `name`.
+    pub name: Spanned<String>,
+    /// `magic`: four bytes.
+    pub magic: Spanned<[u8; 4]>,
+    /// `doc`.
+    pub doc: Option<String>,
+}
+
+/// What an enum does with a code it does not name.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum UnknownPolicy {
+    /// Decoding fails (the default).
+    #[default]
+    Error,
+    /// An `Unknown(u64)` variant keeps the code.
+    Keep,
+    /// The named variant stands for every unknown code.
+    Default(Spanned<String>),
+}
+
+/// `[enums.NAME]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Enum {
+    /// The schema name (the table key).
+    pub name: Spanned<String>,
+    /// The Rust type name (`rust_name`, or the upper camel case of `name`).
+    pub rust_name: String,
+    /// `doc`.
+    pub doc: Option<String>,
+    /// `unknown` (and `default`).
+    pub unknown: UnknownPolicy,
+    /// `values`, in file order.
+    pub values: Vec<EnumValue>,
+    /// `aliases`: obsolete codes and the variant each decodes as.
+    pub aliases: Vec<Alias>,
+}
+
+/// One value of an enum.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumValue {
+    /// The schema spelling (used by `Display`).
+    pub name: Spanned<String>,
+    /// The Rust variant name.
+    pub rust_name: String,
+    /// The code.
+    pub code: Spanned<u64>,
+    /// `doc`.
+    pub doc: Option<String>,
+}
+
+/// An obsolete code decoded as a current variant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Alias {
+    /// The obsolete code.
+    pub code: Spanned<u64>,
+    /// The schema name of the variant it decodes as.
+    pub variant: Spanned<String>,
+}
+
+/// `[flags.NAME]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Flags {
+    /// The schema name.
+    pub name: Spanned<String>,
+    /// The Rust type name.
+    pub rust_name: String,
+    /// `doc`.
+    pub doc: Option<String>,
+    /// `fields`, in file order.
+    pub fields: Vec<FlagField>,
+}
+
+/// One named part of a flag word.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlagField {
+    /// The schema name.
+    pub name: Spanned<String>,
+    /// The Rust field name (snake case; keywords raw).
+    pub rust_name: String,
+    /// `doc`.
+    pub doc: Option<String>,
+    /// The bits: `[start, end)`; a `bit = N` field is `[N, N + 1)`.
+    pub bits: Spanned<Range<u32>>,
+    /// True for `bit = N` (a `bool`).
+    pub single: bool,
+    /// `enum`: the bit range decodes as this enum.
+    pub enumeration: Option<Spanned<String>>,
+}
+
+/// `[groups.NAME]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// The schema name.
+    pub name: Spanned<String>,
+    /// The Rust type name.
+    pub rust_name: String,
+    /// `doc`.
+    pub doc: Option<String>,
+    /// `variants`, in file order.
+    pub variants: Vec<GroupVariant>,
+}
+
+/// One tagged variant of a group.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupVariant {
+    /// The schema name.
+    pub name: Spanned<String>,
+    /// The Rust variant name.
+    pub rust_name: String,
+    /// `doc`.
+    pub doc: Option<String>,
+    /// `tag`.
+    pub tag: Spanned<u64>,
+    /// `fields`.
+    pub fields: Vec<Field>,
+}
+
+/// How a block is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// Decode as the stream is read.
+    #[default]
+    Eager,
+    /// Keep a handle; decode later.
+    Lazy,
+    /// Skip by length.
+    Skip,
+}
+
+/// `[blocks.NAME]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    /// The schema name (e.g. `MODULE_BLOCK`).
+    pub name: Spanned<String>,
+    /// The Rust module name (snake case).
+    pub module_name: String,
+    /// `id`.
+    pub id: Spanned<u32>,
+    /// `doc`.
+    pub doc: Option<String>,
+    /// `strategy`.
+    pub strategy: Strategy,
+    /// `records`, in file order.
+    pub records: Vec<RecordDef>,
+}
+
+/// `[blocks.B.records.NAME]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordDef {
+    /// The schema name (e.g. `GLOBALVAR`).
+    pub name: Spanned<String>,
+    /// The Rust struct name (`rust_name`, or upper camel case of `name`).
+    pub rust_name: String,
+    /// `code`.
+    pub code: Spanned<u32>,
+    /// `doc`.
+    pub doc: Option<String>,
+    /// `fields` as one layout covering every version, or `layouts`.
+    pub layouts: Vec<Layout>,
+}
+
+/// The fields of a record for a range of format versions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    /// The versions, `[start, end)` (`end` = `u64::MAX` for "and later"); `0..u64::MAX`
+    /// for a record given plain `fields`.
+    pub versions: Spanned<Range<u64>>,
+    /// The fields, in operand order.
+    pub fields: Vec<Field>,
+}
+
+/// One field of a record or group variant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// The schema name.
+    pub name: Spanned<String>,
+    /// The Rust field name (snake case; keywords raw, e.g. `r#type`).
+    pub rust_name: String,
+    /// `doc`.
+    pub doc: Option<String>,
+    /// `kind` with its parameters.
+    pub kind: Spanned<Kind>,
+    /// `optional` / `default`.
+    pub presence: Presence,
+}
+
+/// Whether a field must be there.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Presence {
+    /// The record must have the operand.
+    #[default]
+    Required,
+    /// `optional = true`: `None` when the record ends before it.
+    Optional,
+    /// `default = V`: `V` when the record ends before it.
+    Default(Spanned<DefaultValue>),
+}
+
+/// A `default` value, checked against the field's kind.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DefaultValue {
+    /// An integer (unsigned kinds, `signed`, `value`, `type`, and the code of an enum).
+    Int(i128),
+    /// A boolean (`bool`).
+    Bool(bool),
+    /// A variant name (`enum`).
+    Variant(String),
+}
+
+/// What a field's operands mean.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind {
+    /// `u8`, `u16`, `u32`, `u64`: an unsigned value of that many bits.
+    Unsigned(u8),
+    /// `bool`.
+    Bool,
+    /// `signed`: signed VBR.
+    Signed,
+    /// `enum` with `enum = NAME`.
+    Enum(Spanned<String>),
+    /// `flags` with `flags = NAME`.
+    Flags(Spanned<String>),
+    /// `value`: an absolute value id.
+    Value,
+    /// `relative`: a relative value id.
+    Relative,
+    /// `signed_relative`: a signed relative value id.
+    SignedRelative,
+    /// `value_type`: a relative value id, then a type id for a forward reference.
+    ValueType,
+    /// `type`: a type id.
+    Type,
+    /// `optional_index`: 1-based, 0 = none.
+    OptionalIndex,
+    /// `align`: log2 + 1, 0 = none.
+    Align,
+    /// `string`: the rest of the operands as bytes, or the blob.
+    String,
+    /// `cstring`: bytes up to a 0.
+    CString,
+    /// `blob`: the record's blob.
+    Blob,
+    /// `array` with `of = KIND`: elements until the operands run out.
+    Array(Box<Spanned<Kind>>),
+    /// `counted_array` with `of = KIND`: a count, then that many elements.
+    CountedArray(Box<Spanned<Kind>>),
+    /// `group` with `group = NAME`: groups until the operands run out.
+    Group(Spanned<String>),
+    /// A kind that could not be understood (a diagnostic was reported); emitted as a raw
+    /// `u64` so that the rest of the schema still compiles.
+    Invalid,
+}
+
+impl Kind {
+    /// True for kinds that take every remaining operand, so no field may follow.
+    pub fn takes_rest(&self) -> bool {
+        matches!(self, Kind::String | Kind::Array(_) | Kind::Group(_))
+    }
+
+    /// True for kinds that read no operand (`blob`).
+    pub fn takes_no_operand(&self) -> bool {
+        matches!(self, Kind::Blob)
+    }
+}

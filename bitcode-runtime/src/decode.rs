@@ -1,0 +1,757 @@
+//! What schema-generated decoders run on: the decode context, an operand reader whose
+//! errors name the block, record and field, and the types fields decode to.
+//!
+//! Generated code makes one call per field on [`Operands`]; everything that needs a loop
+//! or a check lives here.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::cursor::Record;
+use crate::error::{Error, ErrorKind, Result};
+
+/// An absolute value number (LLVM's value table index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ValueId(pub u32);
+
+/// A type table index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TypeId(pub u32);
+
+/// A value operand that may be a forward reference: then its type follows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ValueRef {
+    /// The value's absolute number.
+    pub id: ValueId,
+    /// The type given with a forward reference (a value not yet defined).
+    pub ty: Option<TypeId>,
+}
+
+/// An alignment, a power of two in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Align {
+    log2: u8,
+}
+
+impl Align {
+    /// The alignment 2^`log2` bytes (`log2` at most 63).
+    pub fn from_log2(log2: u8) -> Option<Align> {
+        (log2 < 64).then_some(Align { log2 })
+    }
+
+    /// The base-2 logarithm of the alignment.
+    pub fn log2(self) -> u8 {
+        self.log2
+    }
+
+    /// The alignment in bytes.
+    pub fn bytes(self) -> u64 {
+        1u64 << self.log2
+    }
+}
+
+/// Bytes of a string operand: borrowed from a blob or gathered from operands. Bitcode
+/// strings need not be UTF-8; `Display` shows them lossily.
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
+pub struct Bytes<'a>(pub Cow<'a, [u8]>);
+
+impl Bytes<'_> {
+    /// The raw bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// The bytes as text, invalid UTF-8 replaced.
+    pub fn to_str_lossy(&self) -> Cow<'_, str> {
+        String::from_utf8_lossy(&self.0)
+    }
+
+    /// An owned copy that borrows nothing.
+    pub fn into_owned(self) -> Bytes<'static> {
+        Bytes(Cow::Owned(self.0.into_owned()))
+    }
+}
+
+impl fmt::Display for Bytes<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_str_lossy())
+    }
+}
+
+impl fmt::Debug for Bytes<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.to_str_lossy())
+    }
+}
+
+impl PartialEq<[u8]> for Bytes<'_> {
+    fn eq(&self, other: &[u8]) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<&str> for Bytes<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == *other.as_bytes()
+    }
+}
+
+/// A record kept as it was read: its block had no record of that code, or nothing decodes
+/// it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawRecord<'a> {
+    /// The record code.
+    pub code: u32,
+    /// The abbreviation id it was written with (3 = unabbreviated).
+    pub abbrev_id: u32,
+    /// The operands.
+    pub ops: Vec<u64>,
+    /// The blob, if any.
+    pub blob: Option<&'a [u8]>,
+    /// Absolute bit offset of the record.
+    pub bit_offset: u64,
+}
+
+impl<'a> From<&Record<'_, 'a>> for RawRecord<'a> {
+    fn from(r: &Record<'_, 'a>) -> Self {
+        RawRecord {
+            code: r.code,
+            abbrev_id: r.abbrev_id,
+            ops: r.ops.to_vec(),
+            blob: r.blob,
+            bit_offset: r.bit_offset,
+        }
+    }
+}
+
+/// Something a decoder noticed that is not an error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Warning {
+    /// A record code the block's schema does not know; it was kept raw.
+    UnknownRecord {
+        /// The block's name.
+        block: &'static str,
+        /// The record code.
+        code: u32,
+        /// Absolute bit offset of the record.
+        bit_offset: u64,
+    },
+    /// More operands than the record's fields take; the rest were kept raw.
+    ExtraOperands {
+        /// The block's name.
+        block: &'static str,
+        /// The record's name.
+        record: &'static str,
+        /// How many operands were left over.
+        count: usize,
+        /// Absolute bit offset of the record.
+        bit_offset: u64,
+    },
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Warning::UnknownRecord { block, code, bit_offset } => {
+                write!(f, "{block}: unknown record code {code}, kept raw (at bit {bit_offset})")
+            }
+            Warning::ExtraOperands { block, record, count, bit_offset } => {
+                write!(f, "{block}/{record}: {count} extra operands kept raw (at bit {bit_offset})")
+            }
+        }
+    }
+}
+
+/// What a decoder needs to know about where it is, and where its warnings go.
+pub trait DecodeContext {
+    /// The format version that picks record layouts (0 when the format has none).
+    fn version(&self) -> u64 {
+        0
+    }
+
+    /// The number the next value will get; relative value ids count back from it.
+    fn value_number(&self) -> u32 {
+        0
+    }
+
+    /// True when value operands are relative to the value number (LLVM from module
+    /// version 1), false when they are absolute.
+    fn relative_ids(&self) -> bool {
+        true
+    }
+
+    /// Takes a warning.
+    fn warn(&mut self, warning: Warning);
+}
+
+/// A ready-made context: fixed version and value number, warnings collected in a list.
+#[derive(Clone, Debug, Default)]
+pub struct BasicContext {
+    /// Reported by [`DecodeContext::version`].
+    pub version: u64,
+    /// Reported by [`DecodeContext::value_number`].
+    pub value_number: u32,
+    /// True when value ids are absolute (the opposite of [`DecodeContext::relative_ids`]).
+    pub absolute_ids: bool,
+    /// Every warning so far.
+    pub warnings: Vec<Warning>,
+}
+
+impl DecodeContext for BasicContext {
+    fn version(&self) -> u64 {
+        self.version
+    }
+
+    fn value_number(&self) -> u32 {
+        self.value_number
+    }
+
+    fn relative_ids(&self) -> bool {
+        !self.absolute_ids
+    }
+
+    fn warn(&mut self, warning: Warning) {
+        self.warnings.push(warning);
+    }
+}
+
+/// How a reader treats a block: decode it as it comes, keep a handle to decode it later,
+/// or skip it by its length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Strategy {
+    /// Decode the block's records as the stream is read.
+    #[default]
+    Eager,
+    /// Remember where the block is and skip it; decode it when asked.
+    Lazy,
+    /// Skip the block.
+    Skip,
+}
+
+/// A code that is not a value of an enum (the error of the generated `TryFrom<u64>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownCode {
+    /// The enum's schema name.
+    pub enum_name: &'static str,
+    /// The code.
+    pub code: u64,
+}
+
+impl fmt::Display for UnknownCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} is not a {}", self.code, self.enum_name)
+    }
+}
+
+impl std::error::Error for UnknownCode {}
+
+/// A generated enum: its name and how codes map to variants (the unknown-value policy is
+/// part of `from_code`: `None` only when unknown codes are errors).
+pub trait SchemaEnum: Sized + Copy {
+    /// The enum's schema name.
+    const NAME: &'static str;
+    /// The variant for `code`, if any.
+    fn from_code(code: u64) -> Option<Self>;
+}
+
+/// A generated flag word.
+pub trait SchemaFlags: Sized {
+    /// The flags' schema name.
+    const NAME: &'static str;
+    /// Splits `bits` into the named fields; a bit range whose value is not a variant of its
+    /// enum gives the field's name and value.
+    fn from_bits(bits: u64) -> Result<Self, (&'static str, u64)>;
+}
+
+/// A generated group: one tagged entry of a repeated list.
+pub trait SchemaGroup<'a>: Sized {
+    /// The group's schema name.
+    const NAME: &'static str;
+    /// Reads one entry (tag first) for field `field`.
+    fn read(ops: &mut Operands<'_, 'a>, field: &'static str, ctx: &dyn DecodeContext) -> Result<Self>;
+}
+
+/// The enum of a block's records, generated for each block.
+pub trait BlockRecords<'a>: Sized {
+    /// The block id.
+    const BLOCK_ID: u32;
+    /// The block's schema name.
+    const BLOCK_NAME: &'static str;
+    /// Decodes one record of the block.
+    fn decode(record: &Record<'_, 'a>, ctx: &mut dyn DecodeContext) -> Result<Self>;
+}
+
+/// Names used in a record's errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordInfo {
+    /// The block's schema name.
+    pub block: &'static str,
+    /// The record's schema name.
+    pub record: &'static str,
+}
+
+/// What is wrong with one field of a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FieldProblem {
+    /// The record ends before this required field.
+    Missing {
+        /// How many operands the record has.
+        operands: usize,
+    },
+    /// The value does not fit the field's type.
+    TooLarge {
+        /// The value read.
+        value: u64,
+        /// The field's type.
+        ty: &'static str,
+    },
+    /// The value is not a code of the field's enum.
+    NotInEnum {
+        /// The value read.
+        value: u64,
+        /// The enum's name.
+        name: &'static str,
+    },
+    /// A bit range of a flag word is not a code of its enum.
+    BadFlag {
+        /// The flag field.
+        flag: &'static str,
+        /// The value of its bits.
+        value: u64,
+    },
+    /// A string operand that is not a byte.
+    NotAByte {
+        /// The value read.
+        value: u64,
+    },
+    /// A NUL-terminated string without its NUL.
+    Unterminated,
+    /// The field needs the record's blob, and the record has none.
+    NoBlob,
+    /// A group tag no variant has.
+    UnknownTag {
+        /// The tag read.
+        tag: u64,
+        /// The group's name.
+        group: &'static str,
+    },
+    /// An alignment exponent above 63.
+    BadAlignment {
+        /// The operand (log2 + 1).
+        value: u64,
+    },
+    /// A relative value id that points before value 0 or past `u32::MAX`.
+    BadValueId {
+        /// The operand.
+        value: u64,
+        /// The current value number.
+        current: u32,
+    },
+    /// No layout of the record covers the format version.
+    NoLayout {
+        /// The version.
+        version: u64,
+    },
+}
+
+impl fmt::Display for FieldProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Missing { operands } => write!(f, "missing (the record has {operands} operands)"),
+            Self::TooLarge { value, ty } => write!(f, "{value} does not fit in {ty}"),
+            Self::NotInEnum { value, name } => write!(f, "{value} is not a {name}"),
+            Self::BadFlag { flag, value } => write!(f, "flag {flag}: {value} is not valid"),
+            Self::NotAByte { value } => write!(f, "{value} is not a byte"),
+            Self::Unterminated => write!(f, "string without its terminating 0"),
+            Self::NoBlob => write!(f, "the record has no blob"),
+            Self::UnknownTag { tag, group } => write!(f, "{tag} is not a {group} tag"),
+            Self::BadAlignment { value } => write!(f, "alignment operand {value} is above 64"),
+            Self::BadValueId { value, current } => {
+                write!(f, "relative id {value} from value {current} is out of range")
+            }
+            Self::NoLayout { version } => write!(f, "no layout for format version {version}"),
+        }
+    }
+}
+
+/// Reads a record's operands field by field, with errors that name the field.
+#[derive(Debug)]
+pub struct Operands<'r, 'a> {
+    ops: &'r [u64],
+    pos: usize,
+    blob: Option<&'a [u8]>,
+    info: &'static RecordInfo,
+    bit_offset: u64,
+}
+
+/// One signed-VBR operand as a signed value: bit 0 is the sign; `1` ("-0") is `i64::MIN`.
+pub fn decode_signed(v: u64) -> i64 {
+    if v & 1 == 0 {
+        (v >> 1) as i64
+    } else if v != 1 {
+        -((v >> 1) as i64)
+    } else {
+        i64::MIN
+    }
+}
+
+impl<'r, 'a> Operands<'r, 'a> {
+    /// A reader over `record`'s operands, naming `info` in its errors.
+    pub fn new(record: &Record<'r, 'a>, info: &'static RecordInfo) -> Self {
+        Operands { ops: record.ops, pos: 0, blob: record.blob, info, bit_offset: record.bit_offset }
+    }
+
+    /// The error for `field` with `problem`, located at the record.
+    #[cold]
+    pub fn error(&self, field: &'static str, problem: FieldProblem) -> Error {
+        let kind = ErrorKind::Field { block: self.info.block, record: self.info.record, field, problem };
+        Error::new(kind, self.bit_offset)
+    }
+
+    /// Operands not read yet.
+    pub fn remaining(&self) -> usize {
+        self.ops.len().saturating_sub(self.pos)
+    }
+
+    /// True when every operand has been read.
+    pub fn is_exhausted(&self) -> bool {
+        self.pos >= self.ops.len()
+    }
+
+    /// The next operand, for `field`.
+    #[inline]
+    pub fn raw(&mut self, field: &'static str) -> Result<u64> {
+        match self.ops.get(self.pos) {
+            Some(&v) => {
+                self.pos += 1;
+                Ok(v)
+            }
+            None => Err(self.error(field, FieldProblem::Missing { operands: self.ops.len() })),
+        }
+    }
+
+    /// `read` when an operand is left, `None` when the record has ended (an optional
+    /// trailing field).
+    #[inline]
+    pub fn optional<T>(&mut self, read: impl FnOnce(&mut Self) -> Result<T>) -> Result<Option<T>> {
+        if self.is_exhausted() {
+            Ok(None)
+        } else {
+            read(self).map(Some)
+        }
+    }
+
+    /// `read` when an operand is left, else `default`.
+    #[inline]
+    pub fn or_default<T>(&mut self, default: T, read: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        if self.is_exhausted() {
+            Ok(default)
+        } else {
+            read(self)
+        }
+    }
+
+    /// An unsigned operand that must fit in `T`.
+    #[inline]
+    pub fn uint<T: TryFrom<u64>>(&mut self, field: &'static str) -> Result<T> {
+        let v = self.raw(field)?;
+        T::try_from(v).map_err(|_| {
+            self.error(field, FieldProblem::TooLarge { value: v, ty: std::any::type_name::<T>() })
+        })
+    }
+
+    /// A boolean operand: non-zero is true.
+    #[inline]
+    pub fn boolean(&mut self, field: &'static str) -> Result<bool> {
+        Ok(self.raw(field)? != 0)
+    }
+
+    /// A signed-VBR operand.
+    #[inline]
+    pub fn signed(&mut self, field: &'static str) -> Result<i64> {
+        self.raw(field).map(decode_signed)
+    }
+
+    /// An enum operand.
+    #[inline]
+    pub fn enumeration<E: SchemaEnum>(&mut self, field: &'static str) -> Result<E> {
+        let v = self.raw(field)?;
+        E::from_code(v).ok_or_else(|| self.error(field, FieldProblem::NotInEnum { value: v, name: E::NAME }))
+    }
+
+    /// A flag word.
+    #[inline]
+    pub fn flags<F: SchemaFlags>(&mut self, field: &'static str) -> Result<F> {
+        let v = self.raw(field)?;
+        F::from_bits(v).map_err(|(flag, value)| self.error(field, FieldProblem::BadFlag { flag, value }))
+    }
+
+    /// An absolute value id.
+    #[inline]
+    pub fn value(&mut self, field: &'static str) -> Result<ValueId> {
+        self.uint(field).map(ValueId)
+    }
+
+    /// A relative value id: the value number minus the operand (in 32 bits, as LLVM
+    /// computes it), or the operand itself where ids are absolute.
+    #[inline]
+    pub fn relative(&mut self, field: &'static str, ctx: &dyn DecodeContext) -> Result<ValueId> {
+        let v = self.raw(field)?;
+        Ok(ValueId(if ctx.relative_ids() { ctx.value_number().wrapping_sub(v as u32) } else { v as u32 }))
+    }
+
+    /// A signed relative value id (phi operands): the value number minus the signed
+    /// operand. Where ids are absolute the operand is a plain unsigned id, as LLVM reads it.
+    #[inline]
+    pub fn signed_relative(&mut self, field: &'static str, ctx: &dyn DecodeContext) -> Result<ValueId> {
+        let v = self.raw(field)?;
+        if !ctx.relative_ids() {
+            return Ok(ValueId(v as u32));
+        }
+        let current = ctx.value_number();
+        match (current as i64).checked_sub(decode_signed(v)).and_then(|id| u32::try_from(id).ok()) {
+            Some(id) => Ok(ValueId(id)),
+            None => Err(self.error(field, FieldProblem::BadValueId { value: v, current })),
+        }
+    }
+
+    /// A value operand with its type after it when it is a forward reference.
+    #[inline]
+    pub fn value_type(&mut self, field: &'static str, ctx: &dyn DecodeContext) -> Result<ValueRef> {
+        let id = self.relative(field, ctx)?;
+        let ty = if id.0 >= ctx.value_number() { Some(self.type_id(field)?) } else { None };
+        Ok(ValueRef { id, ty })
+    }
+
+    /// A type id.
+    #[inline]
+    pub fn type_id(&mut self, field: &'static str) -> Result<TypeId> {
+        self.uint(field).map(TypeId)
+    }
+
+    /// A 1-based optional index: 0 is `None`.
+    #[inline]
+    pub fn optional_index(&mut self, field: &'static str) -> Result<Option<u32>> {
+        let v = self.raw(field)?;
+        match v {
+            0 => Ok(None),
+            n => u32::try_from(n - 1)
+                .map(Some)
+                .map_err(|_| self.error(field, FieldProblem::TooLarge { value: v, ty: "u32" })),
+        }
+    }
+
+    /// An alignment stored as log2 + 1: 0 is `None`.
+    #[inline]
+    pub fn align(&mut self, field: &'static str) -> Result<Option<Align>> {
+        let v = self.raw(field)?;
+        match v {
+            0 => Ok(None),
+            n => u8::try_from(n - 1)
+                .ok()
+                .and_then(Align::from_log2)
+                .map(Some)
+                .ok_or_else(|| self.error(field, FieldProblem::BadAlignment { value: v })),
+        }
+    }
+
+    /// The record's blob, or else every remaining operand as a byte.
+    pub fn string(&mut self, field: &'static str) -> Result<Bytes<'a>> {
+        if let Some(blob) = self.blob {
+            return Ok(Bytes(Cow::Borrowed(blob)));
+        }
+        let rest = self.ops.get(self.pos..).unwrap_or(&[]);
+        let bytes = self.bytes_of(field, rest)?;
+        self.pos = self.ops.len();
+        Ok(Bytes(Cow::Owned(bytes)))
+    }
+
+    /// Bytes up to a terminating 0 (which is read, not kept).
+    pub fn cstring(&mut self, field: &'static str) -> Result<Bytes<'a>> {
+        let rest = self.ops.get(self.pos..).unwrap_or(&[]);
+        let Some(len) = rest.iter().position(|&v| v == 0) else {
+            return Err(self.error(field, FieldProblem::Unterminated));
+        };
+        let bytes = self.bytes_of(field, rest.get(..len).unwrap_or(&[]))?;
+        self.pos += len + 1;
+        Ok(Bytes(Cow::Owned(bytes)))
+    }
+
+    fn bytes_of(&self, field: &'static str, ops: &[u64]) -> Result<Vec<u8>> {
+        ops.iter()
+            .map(|&v| u8::try_from(v).map_err(|_| self.error(field, FieldProblem::NotAByte { value: v })))
+            .collect()
+    }
+
+    /// The record's blob (it takes no operand).
+    pub fn blob(&mut self, field: &'static str) -> Result<&'a [u8]> {
+        self.blob.ok_or_else(|| self.error(field, FieldProblem::NoBlob))
+    }
+
+    /// Elements read with `read` until the operands run out.
+    pub fn array<T>(&mut self, mut read: impl FnMut(&mut Self) -> Result<T>) -> Result<Vec<T>> {
+        let mut out = Vec::with_capacity(self.remaining());
+        while !self.is_exhausted() {
+            out.push(read(self)?);
+        }
+        Ok(out)
+    }
+
+    /// A count, then that many elements read with `read`.
+    pub fn counted_array<T>(
+        &mut self,
+        field: &'static str,
+        mut read: impl FnMut(&mut Self) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let count = self.raw(field)?;
+        // Each element takes at least one operand: a larger count cannot be satisfied.
+        if count > self.remaining() as u64 {
+            return Err(self.error(field, FieldProblem::Missing { operands: self.ops.len() }));
+        }
+        (0..count).map(|_| read(self)).collect()
+    }
+
+    /// Groups of `G` until the operands run out.
+    pub fn groups<G: SchemaGroup<'a>>(
+        &mut self,
+        field: &'static str,
+        ctx: &dyn DecodeContext,
+    ) -> Result<Vec<G>> {
+        let mut out = Vec::new();
+        while !self.is_exhausted() {
+            out.push(G::read(self, field, ctx)?);
+        }
+        Ok(out)
+    }
+
+    /// Reads a group's tag and reports an unknown one.
+    #[cold]
+    pub fn unknown_tag(&self, field: &'static str, tag: u64, group: &'static str) -> Error {
+        self.error(field, FieldProblem::UnknownTag { tag, group })
+    }
+
+    /// Picks the layout for `version` among half-open ranges `[start, end)`; returns its
+    /// index.
+    pub fn layout(&self, version: u64, ranges: &[(u64, u64)]) -> Result<usize> {
+        ranges
+            .iter()
+            .position(|&(start, end)| start <= version && version < end)
+            .ok_or_else(|| self.error("(layout)", FieldProblem::NoLayout { version }))
+    }
+
+    /// Ends the record: operands left over are returned (and reported to `ctx`).
+    pub fn finish(self, ctx: &mut dyn DecodeContext) -> Vec<u64> {
+        let rest = self.ops.get(self.pos..).unwrap_or(&[]);
+        if !rest.is_empty() {
+            ctx.warn(Warning::ExtraOperands {
+                block: self.info.block,
+                record: self.info.record,
+                count: rest.len(),
+                bit_offset: self.bit_offset,
+            });
+        }
+        rest.to_vec()
+    }
+}
+
+/// Keeps a record of a code the block does not know, with a warning.
+pub fn unknown_record<'a>(
+    block: &'static str,
+    record: &Record<'_, 'a>,
+    ctx: &mut dyn DecodeContext,
+) -> RawRecord<'a> {
+    ctx.warn(Warning::UnknownRecord { block, code: record.code, bit_offset: record.bit_offset });
+    RawRecord::from(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static INFO: RecordInfo = RecordInfo { block: "DEMO_BLOCK", record: "THING" };
+
+    fn record(ops: &[u64]) -> Record<'_, 'static> {
+        Record { code: 1, abbrev_id: 3, ops, blob: None, bit_offset: 77 }
+    }
+
+    #[test]
+    fn signed_vbr_edges() {
+        assert_eq!(decode_signed(0), 0);
+        assert_eq!(decode_signed(2), 1);
+        assert_eq!(decode_signed(3), -1);
+        assert_eq!(decode_signed(1), i64::MIN);
+        assert_eq!(decode_signed(u64::MAX - 1), i64::MAX);
+        assert_eq!(decode_signed(u64::MAX), -i64::MAX);
+    }
+
+    #[test]
+    fn errors_name_block_record_field_and_value() {
+        let ops = [300];
+        let r = record(&ops);
+        let mut o = Operands::new(&r, &INFO);
+        let e = o.uint::<u8>("width").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "DEMO_BLOCK/THING: field width: 300 does not fit in u8 (at bit 77, top level)"
+        );
+        let e = o.raw("next").unwrap_err();
+        assert!(e.to_string().contains("field next: missing (the record has 1 operands)"), "{e}");
+    }
+
+    #[test]
+    fn relative_ids_wrap_like_llvm_and_forward_refs_carry_types() {
+        let ctx = BasicContext { value_number: 10, ..Default::default() };
+        let ops = [3, 0, 7, u32::MAX as u64, 5];
+        let r = record(&ops);
+        let mut o = Operands::new(&r, &INFO);
+        assert_eq!(o.relative("a", &ctx).unwrap(), ValueId(7));
+        // 0 points at the value being defined: a forward reference, so a type follows
+        assert_eq!(o.value_type("b", &ctx).unwrap(), ValueRef { id: ValueId(10), ty: Some(TypeId(7)) });
+        // 2^32 - 1 wraps to value 11, also forward
+        assert_eq!(o.value_type("c", &ctx).unwrap(), ValueRef { id: ValueId(11), ty: Some(TypeId(5)) });
+        let ops = [decode_inverse(-2), decode_inverse(11)];
+        let r = record(&ops);
+        let mut o = Operands::new(&r, &INFO);
+        assert_eq!(o.signed_relative("phi", &ctx).unwrap(), ValueId(12));
+        assert!(o.signed_relative("phi", &ctx).is_err(), "10 - 11 is before value 0");
+    }
+
+    fn decode_inverse(v: i64) -> u64 {
+        if v >= 0 {
+            (v as u64) << 1
+        } else {
+            ((v.unsigned_abs()) << 1) | 1
+        }
+    }
+
+    #[test]
+    fn optional_index_align_strings() {
+        let ops = [0, 3, 0, 5, 65, b'h' as u64, b'i' as u64, 0, 300];
+        let r = record(&ops);
+        let mut o = Operands::new(&r, &INFO);
+        assert_eq!(o.optional_index("a").unwrap(), None);
+        assert_eq!(o.optional_index("b").unwrap(), Some(2));
+        assert_eq!(o.align("c").unwrap(), None);
+        assert_eq!(o.align("d").unwrap().map(Align::bytes), Some(16));
+        assert!(o.align("e").is_err());
+        assert_eq!(o.cstring("f").unwrap(), "hi");
+        let e = o.string("g").unwrap_err();
+        assert!(e.to_string().contains("300 is not a byte"), "{e}");
+    }
+
+    #[test]
+    fn extra_operands_are_kept_with_a_warning() {
+        let ops = [1, 2, 3];
+        let r = record(&ops);
+        let mut o = Operands::new(&r, &INFO);
+        o.raw("a").unwrap();
+        let mut ctx = BasicContext::default();
+        assert_eq!(o.finish(&mut ctx), vec![2, 3]);
+        assert_eq!(
+            ctx.warnings,
+            vec![Warning::ExtraOperands { block: "DEMO_BLOCK", record: "THING", count: 2, bit_offset: 77 }]
+        );
+    }
+}

@@ -1,0 +1,305 @@
+//! The schema! macro end to end on tests/schemas/every_kind.toml, a made-up format using
+//! every construct of the schema language: streams written with the runtime's writer are
+//! read with the cursor and decoded into the generated types.
+
+use bitcode::runtime::decode::{Align, BasicContext, Bytes, Strategy, TypeId, ValueId, ValueRef, Warning};
+use bitcode::runtime::writer::StreamWriter;
+use bitcode::{Abbrev, AbbrevOp, Bitstream, Entry, ErrorKind, ScalarEncoding};
+
+mod every_kind {
+    bitcode::schema!("tests/schemas/every_kind.toml");
+}
+
+use every_kind::{body_block, header_block, AnyRecord, Attr, Color, Mode, Shape, Style};
+
+/// Writes one block holding `records` (code, operands), unabbreviated.
+fn stream(block: u32, records: &[(u32, Vec<u64>)]) -> Vec<u8> {
+    let mut w = StreamWriter::new(*b"EVRY");
+    w.enter_block(block, 4).unwrap();
+    for (code, ops) in records {
+        w.unabbreviated_record(*code, ops).unwrap();
+    }
+    w.end_block().unwrap();
+    w.finish().unwrap()
+}
+
+/// Decodes every record of a stream with the schema's dispatcher.
+fn decode_all(bytes: &[u8], ctx: &mut BasicContext) -> Vec<bitcode::Result<AnyRecord<'static>>> {
+    // The streams here are leaked so that the decoded records may borrow them.
+    let bytes: &'static [u8] = Box::leak(bytes.to_vec().into_boxed_slice());
+    let stream = Bitstream::new(bytes).unwrap();
+    let mut cursor = stream.cursor();
+    let mut out = Vec::new();
+    let mut block = 0;
+    while let Some(entry) = cursor.next_entry().unwrap() {
+        match entry {
+            Entry::Block(h) => block = h.id,
+            Entry::EndBlock(_) => {}
+            Entry::Record(r) => out.push(every_kind::decode_record(block, &r, ctx)),
+        }
+    }
+    out
+}
+
+fn one(block: u32, code: u32, ops: Vec<u64>, ctx: &mut BasicContext) -> bitcode::Result<AnyRecord<'static>> {
+    decode_all(&stream(block, &[(code, ops)]), ctx).pop().unwrap()
+}
+
+fn body(code: u32, ops: Vec<u64>, ctx: &mut BasicContext) -> body_block::Record<'static> {
+    match one(9, code, ops, ctx).unwrap() {
+        AnyRecord::BodyBlock(r) => r,
+        other => panic!("not a body record: {other:?}"),
+    }
+}
+
+/// Signed VBR as LLVM writes it: magnitude shifted left, sign in bit 0.
+fn signed(v: i64) -> u64 {
+    if v >= 0 {
+        (v as u64) << 1
+    } else {
+        (v.unsigned_abs() << 1) | 1
+    }
+}
+
+#[test]
+fn constants_and_name_tables() {
+    assert_eq!(every_kind::FORMAT_NAME, "every_kind");
+    assert_eq!(&every_kind::MAGIC, b"EVRY");
+    assert_eq!((header_block::ID, header_block::NAME), (8, "HEADER_BLOCK"));
+    assert_eq!(body_block::STRATEGY, Strategy::Lazy);
+    assert_eq!(every_kind::strategy(8), Strategy::Eager);
+    assert_eq!(every_kind::block_name(9), Some("BODY_BLOCK"));
+    assert_eq!(every_kind::block_name(10), None);
+    assert_eq!(every_kind::record_name(9, 8), Some("WORDS"));
+    assert_eq!(every_kind::record_name(9, 99), None);
+    assert_eq!(body_block::WordList::CODE, 8);
+}
+
+#[test]
+fn enums_convert_display_and_apply_their_unknown_policy() {
+    assert_eq!(Color::try_from(7), Ok(Color::Blue));
+    assert_eq!(Color::try_from(2), Ok(Color::Green), "alias of an obsolete code");
+    assert!(Color::try_from(3).is_err());
+    assert_eq!(Color::Blue.to_string(), "blue");
+    assert_eq!(Color::Blue.code(), 7);
+    assert_eq!(Shape::try_from(9), Ok(Shape::Unknown(9)));
+    assert_eq!(Mode::try_from(9), Ok(Mode::Normal));
+    assert_eq!(Mode::Type.to_string(), "type");
+}
+
+#[test]
+fn unsigned_bool_and_signed_vbr() {
+    let mut ctx = BasicContext::default();
+    for (delta, encoded) in [(0i64, 0u64), (1, 2), (-1, 3), (i64::MAX, u64::MAX - 1), (i64::MIN, 1)] {
+        let r = body(1, vec![255, 65535, u64::MAX, 2, encoded], &mut ctx);
+        let body_block::Record::Numbers(n) = r else { panic!("{r:?}") };
+        assert_eq!((n.small, n.medium, n.large, n.flag), (255, 65535, u64::MAX, true));
+        assert_eq!(n.delta, delta, "signed VBR {encoded}");
+        assert!(n.extra_operands.is_empty());
+    }
+    assert_eq!(signed(i64::MAX), u64::MAX - 1);
+    // 256 does not fit in u8: the error names block, record, field and value
+    let err = one(9, 1, vec![256, 0, 0, 0, 0], &mut ctx).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::Field { field: "small", .. }), "{err}");
+    assert!(err.to_string().starts_with("BODY_BLOCK/NUMBERS: field small: 256 does not fit in u8"), "{err}");
+}
+
+#[test]
+fn enums_and_flags_in_records() {
+    let mut ctx = BasicContext::default();
+    let style = 1 | (7 << 4) | (200 << 8) | (1 << 40);
+    let r = body(2, vec![2, 5, 1, style], &mut ctx);
+    let body_block::Record::Choices(c) = r else { panic!("{r:?}") };
+    assert_eq!((c.color, c.shape, c.mode), (Color::Green, Shape::Unknown(5), Mode::Fast));
+    let s: Style = c.style;
+    assert!(s.bold && !s.italic);
+    assert_eq!((s.color, s.weight, s.other_bits), (Color::Blue, 200, 1 << 40));
+    assert_eq!(s.bits(), style);
+    // a color code that is no Color, directly and inside the flag word
+    let err = one(9, 2, vec![3, 0, 0, 0], &mut ctx).unwrap_err();
+    assert!(err.to_string().contains("field color: 3 is not a Color"), "{err}");
+    let err = one(9, 2, vec![0, 0, 0, 3 << 4], &mut ctx).unwrap_err();
+    assert!(err.to_string().contains("field style: flag color: 3 is not valid"), "{err}");
+}
+
+#[test]
+fn value_ids_relative_signed_and_forward_references() {
+    let mut ctx = BasicContext { value_number: 100, ..Default::default() };
+    // relative 3 -> 97; phi -2 -> 102; pair 5 -> 95 (backward, no type); section 0 -> None
+    let r = body(3, vec![42, 3, signed(-2), 5, 9, 0, 4], &mut ctx);
+    let body_block::Record::Values(v) = r else { panic!("{r:?}") };
+    assert_eq!((v.absolute, v.relative, v.phi), (ValueId(42), ValueId(97), ValueId(102)));
+    assert_eq!(v.pair, ValueRef { id: ValueId(95), ty: None });
+    assert_eq!(v.r#type, TypeId(9));
+    assert_eq!(v.section, None);
+    assert_eq!(v.align.map(Align::bytes), Some(8));
+    // a forward reference (relative 0 = the value being defined) carries its type
+    let r = body(3, vec![1, 1, signed(3), 0, 77, 6, 3, 0], &mut ctx);
+    let body_block::Record::Values(v) = r else { panic!("{r:?}") };
+    assert_eq!(v.pair, ValueRef { id: ValueId(100), ty: Some(TypeId(77)) });
+    assert_eq!((v.r#type, v.section, v.align.map(Align::bytes)), (TypeId(6), Some(2), None));
+    assert_eq!(v.phi, ValueId(97));
+    // with absolute ids (LLVM module version 0), relative operands are plain ids, and phi
+    // operands are not sign-rotated
+    let mut abs = BasicContext { value_number: 100, absolute_ids: true, ..Default::default() };
+    let r = body(3, vec![1, 3, 5, 5, 9, 1, 0], &mut abs);
+    let body_block::Record::Values(v) = r else { panic!("{r:?}") };
+    assert_eq!((v.relative, v.phi, v.section), (ValueId(3), ValueId(5), Some(0)));
+    // a phi operand pointing before value 0 is an error
+    let err = one(9, 3, vec![1, 1, signed(101), 0, 0, 0, 0], &mut ctx).unwrap_err();
+    assert!(err.to_string().contains("field phi: relative id 202 from value 100 is out of range"), "{err}");
+}
+
+#[test]
+fn counted_arrays_value_type_arrays_and_groups() {
+    let mut ctx = BasicContext { value_number: 10, ..Default::default() };
+    // 2 types, 3 colors, then value-type args: 1 (-> 9), 0 (-> 10, forward: type 4), 2 (-> 8)
+    let r = body(4, vec![2, 11, 12, 3, 0, 1, 7, 1, 0, 4, 2], &mut ctx);
+    let body_block::Record::Lists(l) = r else { panic!("{r:?}") };
+    assert_eq!(l.types, vec![TypeId(11), TypeId(12)]);
+    assert_eq!(l.colors, vec![Color::Red, Color::Green, Color::Blue]);
+    let ids: Vec<(u32, Option<u32>)> = l.args.iter().map(|a| (a.id.0, a.ty.map(|t| t.0))).collect();
+    assert_eq!(ids, vec![(9, None), (10, Some(4)), (8, None)]);
+    // a count beyond the operands is an error
+    let err = one(9, 4, vec![5, 1], &mut ctx).unwrap_err();
+    assert!(err.to_string().contains("field types: missing"), "{err}");
+
+    let text = |s: &str| s.bytes().map(u64::from).chain([0]).collect::<Vec<u64>>();
+    let mut ops = vec![17, 0, 5, 1, 6, 99, 3];
+    ops.extend(text("no-inline"));
+    ops.push(4);
+    ops.extend(text("target-cpu"));
+    ops.extend(text("x86-64"));
+    let r = body(5, ops, &mut ctx);
+    let body_block::Record::Attrs(a) = r else { panic!("{r:?}") };
+    assert_eq!(a.id, 17);
+    assert_eq!(a.attrs.len(), 4);
+    assert_eq!(a.attrs[0], Attr::Key { key: 5 });
+    assert_eq!(a.attrs[1], Attr::KeyValue { key: 6, value: 99 });
+    assert!(matches!(&a.attrs[2], Attr::Text { key } if *key == "no-inline"));
+    assert!(
+        matches!(&a.attrs[3], Attr::TextValue { key, value } if *key == "target-cpu" && *value == "x86-64")
+    );
+    // an unknown tag, and a string without its 0
+    let err = one(9, 5, vec![1, 2, 5], &mut ctx).unwrap_err();
+    assert!(err.to_string().contains("2 is not a Attr tag"), "{err}");
+    let err = one(9, 5, vec![1, 3, b'a' as u64], &mut ctx).unwrap_err();
+    assert!(err.to_string().contains("string without its terminating 0"), "{err}");
+}
+
+#[test]
+fn optional_trailing_operands_absent_and_present() {
+    let mut ctx = BasicContext::default();
+    let r = body(6, vec![40], &mut ctx);
+    let body_block::Record::Trailing(t) = r else { panic!("{r:?}") };
+    assert_eq!((t.base, t.scale, t.mode, t.enabled, t.note, t.label), (40, 1, Mode::Fast, true, None, None));
+    let r = body(6, vec![40, 3, 0, 0, 5, 123], &mut ctx);
+    let body_block::Record::Trailing(t) = r else { panic!("{r:?}") };
+    assert_eq!(
+        (t.base, t.scale, t.mode, t.enabled, t.note, t.label),
+        (40, 3, Mode::Normal, false, Some(4), Some(123))
+    );
+    // the required field is still required
+    let err = one(9, 6, vec![], &mut ctx).unwrap_err();
+    assert!(err.to_string().contains("field base: missing (the record has 0 operands)"), "{err}");
+    assert!(ctx.warnings.is_empty(), "{:?}", ctx.warnings);
+}
+
+#[test]
+fn layouts_follow_the_format_version() {
+    let mut v2 = BasicContext { version: 2, ..Default::default() };
+    let r = body(7, vec![100, 5, 7], &mut v2);
+    let body_block::Record::Entry(e) = r else { panic!("{r:?}") };
+    assert_eq!((e.strtab_offset, e.strtab_size, e.color), (Some(100), Some(5), Color::Blue));
+    let mut v1 = BasicContext { version: 1, ..Default::default() };
+    let r = body(7, vec![7], &mut v1);
+    let body_block::Record::Entry(e) = r else { panic!("{r:?}") };
+    assert_eq!((e.strtab_offset, e.strtab_size, e.color), (None, None, Color::Blue));
+}
+
+#[test]
+fn strings_char6_arrays_and_blobs() {
+    let mut w = StreamWriter::new(*b"EVRY");
+    w.enter_block(8, 4).unwrap();
+    let char6 = w
+        .define_abbrev(
+            Abbrev::new(vec![AbbrevOp::Literal(2), AbbrevOp::Array(ScalarEncoding::Char6)]).unwrap(),
+        )
+        .unwrap();
+    let blob = w
+        .define_abbrev(
+            Abbrev::new(vec![
+                AbbrevOp::Literal(3),
+                AbbrevOp::Scalar(ScalarEncoding::Fixed(16)),
+                AbbrevOp::Blob,
+            ])
+            .unwrap(),
+        )
+        .unwrap();
+    // On the wire a blob comes last, whatever the order of the schema's fields.
+    let blob_first =
+        Abbrev::new(vec![AbbrevOp::Literal(4), AbbrevOp::Blob, AbbrevOp::Scalar(ScalarEncoding::Vbr(6))]);
+    assert_eq!(blob_first, Err(bitcode::AbbrevProblem::BlobNotLast));
+    let raw = w
+        .define_abbrev(
+            Abbrev::new(vec![AbbrevOp::Literal(4), AbbrevOp::Scalar(ScalarEncoding::Vbr(6)), AbbrevOp::Blob])
+                .unwrap(),
+        )
+        .unwrap();
+    w.abbreviated_record(char6, 2, &b"main_loop.2".map(u64::from), None).unwrap();
+    w.abbreviated_record(blob, 3, &[3], Some(b"a\xffz")).unwrap();
+    w.unabbreviated_record(2, &b"plain".map(u64::from)).unwrap();
+    w.abbreviated_record(raw, 4, &[0xBEEF], Some(&[1, 2, 3, 4, 5])).unwrap();
+    w.end_block().unwrap();
+    let mut ctx = BasicContext::default();
+    let records: Vec<header_block::Record> = decode_all(&w.finish().unwrap(), &mut ctx)
+        .into_iter()
+        .map(|r| match r.unwrap() {
+            AnyRecord::HeaderBlock(h) => h,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let header_block::Record::Name(n) = &records[0] else { panic!() };
+    assert_eq!(n.name, "main_loop.2");
+    let header_block::Record::BlobName(b) = &records[1] else { panic!() };
+    assert_eq!((b.count, b.text.as_bytes()), (3, &b"a\xffz"[..]));
+    assert_eq!(b.text.to_string(), "a\u{fffd}z");
+    let header_block::Record::Name(n) = &records[2] else { panic!() };
+    assert_eq!(n.name, Bytes(b"plain".to_vec().into()));
+    let header_block::Record::RawBlob(r) = &records[3] else { panic!() };
+    assert_eq!((r.data, r.checksum), (&[1u8, 2, 3, 4, 5][..], 0xBEEF));
+    // a blob field without a blob
+    let err = one(8, 4, vec![1], &mut ctx).unwrap_err();
+    assert!(err.to_string().contains("field data: the record has no blob"), "{err}");
+}
+
+#[test]
+fn unknown_codes_and_extra_operands_are_kept_with_warnings() {
+    let mut ctx = BasicContext::default();
+    let r = body(99, vec![1, 2], &mut ctx);
+    let body_block::Record::Unknown(raw) = r else { panic!("{r:?}") };
+    assert_eq!((raw.code, raw.ops.as_slice()), (99, &[1u64, 2][..]));
+    let r = body(8, vec![1, 2, 3], &mut ctx);
+    let body_block::Record::WordList(w) = r else { panic!("{r:?}") };
+    assert_eq!(w.words, vec![1, 2, 3]);
+    let r = body(1, vec![1, 2, 3, 0, 0, 77, 88], &mut ctx);
+    let body_block::Record::Numbers(n) = r else { panic!("{r:?}") };
+    assert_eq!(n.extra_operands, vec![77, 88]);
+    assert!(
+        matches!(ctx.warnings[0], Warning::UnknownRecord { block: "BODY_BLOCK", code: 99, .. }),
+        "{:?}",
+        ctx.warnings
+    );
+    assert!(
+        matches!(
+            ctx.warnings[1],
+            Warning::ExtraOperands { block: "BODY_BLOCK", record: "NUMBERS", count: 2, .. }
+        ),
+        "{:?}",
+        ctx.warnings
+    );
+    assert_eq!(ctx.warnings.len(), 2);
+    // a block the schema does not know
+    let r = one(33, 1, vec![5], &mut ctx).unwrap();
+    assert!(matches!(r, AnyRecord::UnknownBlock { block_id: 33, .. }), "{r:?}");
+}
