@@ -1,0 +1,336 @@
+//! Fields: their Rust types, the runtime call that reads each, default literals.
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::tokens::*;
+use super::*;
+use crate::model::{DefaultValue, Presence};
+
+impl<'s> Cx<'s> {
+    /// The Rust type of a field of kind `k` (before `optional` and layouts).
+    pub(super) fn type_of(&self, k: &RKind, scope: &Scope) -> TokenStream {
+        let rt = self.rt;
+        match k {
+            RKind::Unsigned(p) => prim(p),
+            RKind::Bool => prim("bool"),
+            RKind::Signed => prim("i64"),
+            RKind::Enum(i) => self.enums.get(*i).map_or_else(|| prim("u64"), |e| scope.path(&e.ident)),
+            RKind::Flags(i) => self.flags.get(*i).map_or_else(|| prim("u64"), |f| scope.path(&f.ident)),
+            RKind::Value | RKind::Relative | RKind::SignedRelative => quote!(#rt::decode::ValueId),
+            RKind::ValueType => quote!(#rt::decode::ValueRef),
+            RKind::Type => quote!(#rt::decode::TypeId),
+            RKind::OptionalIndex => {
+                let (o, u) = (option(), prim("u32"));
+                quote!(#o<#u>)
+            }
+            RKind::Align => {
+                let o = option();
+                quote!(#o<#rt::decode::Align>)
+            }
+            RKind::String | RKind::CString => quote!(#rt::decode::Bytes<'a>),
+            RKind::Blob => {
+                let u = prim("u8");
+                quote!(&'a [#u])
+            }
+            RKind::Array(e) | RKind::CountedArray(e) => {
+                let (v, t) = (vec(), self.type_of(e, scope));
+                quote!(#v<#t>)
+            }
+            RKind::Group(g) => {
+                let v = vec();
+                let t = self.group_type(*g, scope, quote!('a));
+                quote!(#v<#t>)
+            }
+            RKind::Raw => prim("u64"),
+        }
+    }
+
+    /// A group's type with `lt` as its lifetime argument, if it has one.
+    pub(super) fn group_type(&self, g: usize, scope: &Scope, lt: TokenStream) -> TokenStream {
+        match self.groups.get(g) {
+            Some(info) => {
+                let p = scope.path(&info.ident);
+                if info.lifetime {
+                    quote!(#p<#lt>)
+                } else {
+                    p
+                }
+            }
+            None => prim("u64"),
+        }
+    }
+
+    /// An expression of type `Result<T>` reading one field of kind `k` from `ops`.
+    pub(super) fn read_call(
+        &self,
+        k: &RKind,
+        name: &str,
+        ctx: &TokenStream,
+        scope: &Scope,
+        top: bool,
+    ) -> TokenStream {
+        let rt = self.rt;
+        let n = str_lit(name);
+        match k {
+            RKind::Unsigned(p) => {
+                let p = prim(p);
+                quote!(ops.uint::<#p>(#n))
+            }
+            RKind::Bool => quote!(ops.boolean(#n)),
+            RKind::Signed => quote!(ops.signed(#n)),
+            RKind::Enum(_) => {
+                let t = self.type_of(k, scope);
+                quote!(ops.enumeration::<#t>(#n))
+            }
+            RKind::Flags(_) => {
+                let t = self.type_of(k, scope);
+                quote!(ops.flags::<#t>(#n))
+            }
+            RKind::Value => quote!(ops.value(#n)),
+            RKind::Relative => quote!(ops.relative(#n, #ctx)),
+            RKind::SignedRelative => quote!(ops.signed_relative(#n, #ctx)),
+            RKind::ValueType => quote!(ops.value_type(#n, #ctx)),
+            RKind::Type => quote!(ops.type_id(#n)),
+            RKind::OptionalIndex => quote!(ops.optional_index(#n)),
+            RKind::Align => quote!(ops.align(#n)),
+            RKind::String => quote!(ops.string(#n)),
+            RKind::CString => quote!(ops.cstring(#n)),
+            RKind::Blob => quote!(ops.blob(#n)),
+            RKind::Array(e) => {
+                let inner = self.read_call(e, name, ctx, scope, false);
+                quote!(ops.array(|ops| #inner))
+            }
+            RKind::CountedArray(e) => {
+                let inner = self.read_call(e, name, ctx, scope, false);
+                quote!(ops.counted_array(#n, |ops| #inner))
+            }
+            RKind::Group(g) if top => {
+                let t = self.group_type(*g, scope, quote!('_));
+                quote!(ops.groups::<#t>(#n, #ctx))
+            }
+            RKind::Group(g) => {
+                let t = self.group_type(*g, scope, quote!('_));
+                quote!(<#t as #rt::decode::SchemaGroup<'_>>::read(ops, #n, #ctx))
+            }
+            RKind::Raw => quote!(ops.raw(#n)),
+        }
+    }
+
+    /// The value expression of one field read, with its presence: `T`, or `Option<T>` for
+    /// an optional field (flattened when `T` is already an option).
+    pub(super) fn read_field(&self, f: &FieldInfo<'_>, ctx: &TokenStream, scope: &Scope) -> TokenStream {
+        let call = self.read_call(&f.kind, f.name, ctx, scope, true);
+        match f.presence {
+            Presence::Required => quote!(#call?),
+            Presence::Optional if f.kind.is_option() => quote!(ops.optional(|ops| #call)?.flatten()),
+            Presence::Optional => quote!(ops.optional(|ops| #call)?),
+            Presence::Default(v) => match self.default_literal(&f.kind, &v.value, scope) {
+                Some(lit) => quote!(ops.or_default(#lit, |ops| #call)?),
+                None => quote!(#call?),
+            },
+        }
+    }
+
+    /// A literal of the field's type for a `default`, or `None` when there is none (the
+    /// field is then read as required).
+    pub(super) fn default_literal(&self, k: &RKind, v: &DefaultValue, scope: &Scope) -> Option<TokenStream> {
+        let rt = self.rt;
+        let int = match v {
+            DefaultValue::Int(i) => Some(*i),
+            _ => None,
+        };
+        match k {
+            RKind::Unsigned(p) => {
+                let i = int?;
+                let lit = match *p {
+                    "u8" => Literal::u8_suffixed(u8::try_from(i).ok()?),
+                    "u16" => Literal::u16_suffixed(u16::try_from(i).ok()?),
+                    "u32" => Literal::u32_suffixed(u32::try_from(i).ok()?),
+                    _ => Literal::u64_suffixed(u64::try_from(i).ok()?),
+                };
+                Some(quote!(#lit))
+            }
+            RKind::Raw => {
+                let lit = Literal::u64_suffixed(u64::try_from(int?).ok()?);
+                Some(quote!(#lit))
+            }
+            RKind::Bool => match v {
+                DefaultValue::Bool(b) => Some(quote!(#b)),
+                DefaultValue::Int(i @ (0 | 1)) => {
+                    let b = *i == 1;
+                    Some(quote!(#b))
+                }
+                _ => None,
+            },
+            RKind::Signed => {
+                let i = i64::try_from(int?).ok()?;
+                if i == i64::MIN {
+                    Some(quote!(::core::primitive::i64::MIN))
+                } else if i < 0 {
+                    let lit = Literal::i64_suffixed(-i);
+                    Some(quote!(-#lit))
+                } else {
+                    let lit = Literal::i64_suffixed(i);
+                    Some(quote!(#lit))
+                }
+            }
+            RKind::Value | RKind::Relative | RKind::SignedRelative => {
+                let lit = Literal::u32_suffixed(u32::try_from(int?).ok()?);
+                Some(quote!(#rt::decode::ValueId(#lit)))
+            }
+            RKind::Type => {
+                let lit = Literal::u32_suffixed(u32::try_from(int?).ok()?);
+                Some(quote!(#rt::decode::TypeId(#lit)))
+            }
+            // The operand the record would have had: 0 is none, n is index n - 1.
+            RKind::OptionalIndex => match u64::try_from(int?).ok()? {
+                0 => Some(none()),
+                n => {
+                    let lit = Literal::u32_suffixed(u32::try_from(n - 1).ok()?);
+                    let s = some();
+                    Some(quote!(#s(#lit)))
+                }
+            },
+            RKind::Align => match u64::try_from(int?).ok()? {
+                0 => Some(none()),
+                n @ 1..=64 => {
+                    let lit = Literal::u8_suffixed(u8::try_from(n - 1).ok()?);
+                    Some(quote!(#rt::decode::Align::from_log2(#lit)))
+                }
+                _ => None,
+            },
+            RKind::Enum(e) => {
+                let info = self.enums.get(*e)?;
+                let path = scope.path(&info.ident);
+                match v {
+                    DefaultValue::Variant(name) => {
+                        let var = &info.variants.get(info.variant_by_name(name)?)?.ident;
+                        Some(quote!(#path::#var))
+                    }
+                    DefaultValue::Int(i) => {
+                        let code = u64::try_from(*i).ok()?;
+                        self.enum_value_for_code(info, code, &path)
+                    }
+                    DefaultValue::Bool(_) => None,
+                }
+            }
+            RKind::Flags(f) => self.flags_literal(*f, u64::try_from(int?).ok()?, scope),
+            _ => None,
+        }
+    }
+
+    /// What `from_code(code)` returns, as an expression of the enum's type.
+    pub(super) fn enum_value_for_code(
+        &self,
+        info: &EnumInfo<'_>,
+        code: u64,
+        path: &TokenStream,
+    ) -> Option<TokenStream> {
+        let by_value = info.variants.iter().position(|v| v.code == code);
+        let by_alias = || info.aliases.iter().find(|(c, _)| *c == code).map(|(_, v)| *v);
+        let variant = match (by_value.or_else(by_alias), info.policy) {
+            (Some(v), _) | (None, Policy::Default(v)) => v,
+            (None, Policy::Keep) => {
+                let lit = Literal::u64_suffixed(code);
+                return Some(quote!(#path::Unknown(#lit)));
+            }
+            (None, Policy::Error) => return None,
+        };
+        let var = &info.variants.get(variant)?.ident;
+        Some(quote!(#path::#var))
+    }
+
+    /// The flags struct `from_bits(bits)` gives, as a struct literal; `None` when a bit
+    /// range is not a code of its enum.
+    pub(super) fn flags_literal(&self, f: usize, bits: u64, scope: &Scope) -> Option<TokenStream> {
+        let info = self.flags.get(f)?;
+        let path = scope.path(&info.ident);
+        let mut known = 0u64;
+        let mut inits = Vec::new();
+        for ff in &info.fields {
+            let mask = low_mask(ff.hi - ff.lo);
+            known |= mask << ff.lo;
+            let v = (bits >> ff.lo) & mask;
+            let id = &ff.ident;
+            let value = if ff.single {
+                let b = v != 0;
+                quote!(#b)
+            } else if let Some(e) = ff.enumeration {
+                let e = self.enums.get(e)?;
+                let epath = scope.path(&e.ident);
+                self.enum_value_for_code(e, v, &epath)?
+            } else {
+                let lit = Literal::u64_suffixed(v);
+                quote!(#lit)
+            };
+            inits.push(quote!(#id: #value));
+        }
+        let other = hex_u64(bits & !known);
+        Some(quote!(#path { #(#inits,)* other_bits: #other }))
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Format
+    // -----------------------------------------------------------------------------------
+
+    /// `Ok(ctor { slot: value, ... })` after reading `reads` in order: a struct literal
+    /// when every read fills the next slot, else `let` bindings first. `wrap[i]`: slot `i`
+    /// is an `Option` its reads do not already produce; a slot no read fills is `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn construct(
+        &self,
+        ctor: TokenStream,
+        slots: &[Ident],
+        wrap: &[bool],
+        reads: &[Read<'_>],
+        tail: Option<TokenStream>,
+        ctx: &TokenStream,
+        scope: &Scope,
+    ) -> TokenStream {
+        let okk = ok();
+        let tail = tail.map(|t| quote!(#t,));
+        let direct = reads.len() == slots.len() && reads.iter().enumerate().all(|(i, r)| r.slot == Some(i));
+        let value = |r: &Read<'_>| {
+            let v = self.read_field(r.field, ctx, scope);
+            let needs_some = r.slot.is_some_and(|s| wrap.get(s).copied().unwrap_or(false))
+                && !matches!(r.field.presence, Presence::Optional);
+            (v, needs_some)
+        };
+        let sm = some();
+        if direct {
+            let inits = reads.iter().zip(slots).map(|(r, id)| {
+                let (v, needs_some) = value(r);
+                if needs_some {
+                    quote!(#id: #sm(#v))
+                } else {
+                    quote!(#id: #v)
+                }
+            });
+            return quote!(#okk(#ctor { #(#inits,)* #tail }));
+        }
+        let mut stmts = Vec::new();
+        let mut filled: Vec<Option<TokenStream>> = vec![None; slots.len()];
+        for r in reads {
+            let (v, needs_some) = value(r);
+            match r.slot {
+                Some(s) if s < slots.len() && filled[s].is_none() => {
+                    let b = format_ident!("v{}", s);
+                    stmts.push(quote!(let #b = #v;));
+                    filled[s] = Some(if needs_some { quote!(#sm(#b)) } else { quote!(#b) });
+                }
+                _ => stmts.push(quote!(let _ = #v;)),
+            }
+        }
+        let nn = none();
+        let inits = slots.iter().zip(filled).map(|(id, v)| match v {
+            Some(v) => quote!(#id: #v),
+            None => quote!(#id: #nn),
+        });
+        quote!({ #(#stmts)* #okk(#ctor { #(#inits,)* #tail }) })
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Blocks
+    // -----------------------------------------------------------------------------------
+}

@@ -1,0 +1,430 @@
+//! Blocks and records: the format's constants, one module per block with its record
+//! structs and record enum, and the schema-level name tables and dispatcher.
+
+use std::collections::HashSet;
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{quote, ToTokens};
+
+use super::tokens::*;
+use super::*;
+use crate::model::{self, Layout, Presence};
+
+impl<'s> Cx<'s> {
+    pub(super) fn format_items(&self, schema_path: &str) -> TokenStream {
+        let f = &self.schema.format;
+        let name = str_lit(&f.name.value);
+        let shown = if f.name.value.is_empty() { "\"\"".to_string() } else { format!("`{}`", f.name.value) };
+        let name_doc = match &f.doc {
+            Some(d) if !d.trim().is_empty() => format!("The format's name, {shown}.\n\n{d}"),
+            _ => format!("The format's name, {shown}."),
+        };
+        let magic = f.magic.value;
+        let magic_text: String =
+            magic.iter().map(|&b| if b.is_ascii_graphic() { char::from(b) } else { '.' }).collect();
+        let magic_doc = format!(
+            "The four magic bytes at the start of a {shown} stream ({:02X} {:02X} {:02X} {:02X}, `{}`).",
+            magic[0], magic[1], magic[2], magic[3], magic_text
+        );
+        let bytes = magic.iter().map(|&b| Literal::u8_unsuffixed(b));
+        let (u8_, str_, path) = (prim("u8"), prim("str"), str_lit(schema_path));
+        quote! {
+            #[doc = #name_doc]
+            pub const FORMAT_NAME: &#str_ = #name;
+            #[doc = #magic_doc]
+            pub const MAGIC: [#u8_; 4] = [#(#bytes),*];
+            const _: &[#u8_] = ::core::include_bytes!(#path);
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Enums
+    // -----------------------------------------------------------------------------------
+
+    pub(super) fn block_module(&self, b: &BlockInfo<'_>) -> TokenStream {
+        let rt = self.rt;
+        let def = b.def;
+        let module = &b.module;
+        let doc =
+            doc_attr(def.doc.as_deref(), || format!("The `{}` block (id {}).", def.name.value, def.id.value));
+        let (id_lit, name_lit) = (Literal::u32_suffixed(def.id.value), str_lit(&def.name.value));
+        let strategy = match def.strategy {
+            model::Strategy::Eager => quote!(#rt::decode::Strategy::Eager),
+            model::Strategy::Lazy => quote!(#rt::decode::Strategy::Lazy),
+            model::Strategy::Skip => quote!(#rt::decode::Strategy::Skip),
+        };
+        let mut shadowed: HashSet<String> = b.records.iter().map(|r| ident_key(&r.ident)).collect();
+        shadowed.insert("Record".to_string());
+        let scope = Scope { shadowed };
+        let (u32_, str_, s, opt, sm, nn, okk) =
+            (prim("u32"), prim("str"), static_str(), option(), some(), none(), ok());
+
+        let structs = b.records.iter().map(|r| self.record_struct(b, r, &scope));
+        let mut variants = Vec::new();
+        let mut dispatch = Vec::new();
+        let mut name_arms = Vec::new();
+        let mut code_arms = Vec::new();
+        for r in &b.records {
+            let rid = &r.ident;
+            let lt = if self.record_lifetime(r) { quote!(<'a>) } else { TokenStream::new() };
+            let code = Literal::u32_unsuffixed(r.def.code.value);
+            let rname = str_lit(&r.def.name.value);
+            let vdoc = format!("A `{}` record.", r.def.name.value);
+            variants.push(quote!(#[doc = #vdoc] #rid(#rid #lt)));
+            dispatch.push(quote!(#code => #rid::decode(record, ctx).map(Self::#rid)));
+            name_arms.push(quote!(Self::#rid(_) => #rname));
+            code_arms.push(quote!(#code => #sm(#rname)));
+        }
+        let unknown = quote!(#okk(Self::Unknown(#rt::decode::unknown_record(NAME, record, ctx))));
+        let dispatch_body = if dispatch.is_empty() {
+            unknown
+        } else {
+            quote!(match record.code { #(#dispatch,)* _ => #unknown, })
+        };
+        let record_name_body = if code_arms.is_empty() {
+            quote!({ let _ = code; #nn })
+        } else {
+            quote!(match code { #(#code_arms,)* _ => #nn, })
+        };
+        let enum_doc = format!("A record of the `{}` block.", def.name.value);
+        let id_doc = format!("The block id of `{}`.", def.name.value);
+        let name_doc = format!("The block's name as the schema spells it, `{}`.", def.name.value);
+
+        quote! {
+            #doc
+            pub mod #module {
+                #[allow(unused_imports)]
+                use super::*;
+
+                #[doc = #id_doc]
+                pub const ID: #u32_ = #id_lit;
+                #[doc = #name_doc]
+                pub const NAME: &#str_ = #name_lit;
+                /// How a reader treats this block.
+                pub const STRATEGY: #rt::decode::Strategy = #strategy;
+
+                #(#structs)*
+
+                #[doc = #enum_doc]
+                #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq)]
+                pub enum Record<'a> {
+                    #(#variants,)*
+                    /// A record of a code the schema does not name, kept raw.
+                    Unknown(#rt::decode::RawRecord<'a>),
+                }
+
+                impl<'a> #rt::decode::BlockRecords<'a> for Record<'a> {
+                    const BLOCK_ID: #u32_ = ID;
+                    const BLOCK_NAME: #s = NAME;
+
+                    fn decode(
+                        record: &#rt::Record<'_, 'a>,
+                        ctx: &mut dyn #rt::decode::DecodeContext,
+                    ) -> #rt::Result<Self> {
+                        #dispatch_body
+                    }
+                }
+
+                impl<'a> Record<'a> {
+                    /// Decodes one record of this block: an unknown code gives `Unknown` and a
+                    /// warning.
+                    ///
+                    /// # Errors
+                    ///
+                    /// When the record lacks a required operand or a value does not fit its field.
+                    pub fn decode(
+                        record: &#rt::Record<'_, 'a>,
+                        ctx: &mut dyn #rt::decode::DecodeContext,
+                    ) -> #rt::Result<Self> {
+                        <Self as #rt::decode::BlockRecords<'a>>::decode(record, ctx)
+                    }
+
+                    /// The record's name as the schema spells it (`"unknown"` for `Unknown`).
+                    pub fn name(&self) -> #s {
+                        match self {
+                            #(#name_arms,)*
+                            Self::Unknown(_) => "unknown",
+                        }
+                    }
+                }
+
+                /// The schema name of the record with `code` in this block.
+                pub fn record_name(code: #u32_) -> #opt<#s> {
+                    #record_name_body
+                }
+            }
+        }
+    }
+
+    /// The record's struct fields: the union of its layouts' fields by schema name.
+    pub(super) fn record_slots<'r>(&self, r: &'r RecordInfo<'s>) -> (Vec<Slot<'r>>, Vec<Vec<Read<'r>>>) {
+        let mut slots: Vec<Slot<'r>> = Vec::new();
+        let mut used: HashSet<String> = HashSet::from(["extra_operands".to_string()]);
+        let mut reads = Vec::new();
+        for (_, fields) in &r.layouts {
+            let mut layout_reads = Vec::new();
+            for f in fields {
+                let existing = slots.iter().position(|s| s.name == f.name);
+                let slot = match existing {
+                    Some(i)
+                        if slots[i].kind == f.kind
+                            && layout_reads.iter().all(|r: &Read<'_>| r.slot != Some(i)) =>
+                    {
+                        Some(i)
+                    }
+                    Some(_) => None,
+                    None => f.ident.as_ref().filter(|id| used.insert(ident_key(id))).map(|id| {
+                        slots.push(Slot {
+                            name: f.name,
+                            ident: id.clone(),
+                            doc: f.doc,
+                            kind: f.kind.clone(),
+                            wrapped: false,
+                            partial: false,
+                        });
+                        slots.len() - 1
+                    }),
+                };
+                if let Some(i) = slot {
+                    if slots[i].doc.is_none() {
+                        slots[i].doc = f.doc;
+                    }
+                }
+                layout_reads.push(Read { slot, field: f });
+            }
+            reads.push(layout_reads);
+        }
+        for (i, slot) in slots.iter_mut().enumerate() {
+            let in_all = reads.iter().all(|l| l.iter().any(|r| r.slot == Some(i)));
+            let any_optional = reads
+                .iter()
+                .flatten()
+                .any(|r| r.slot == Some(i) && matches!(r.field.presence, Presence::Optional));
+            slot.partial = !in_all;
+            slot.wrapped = !slot.kind.is_option() && (!in_all || any_optional);
+        }
+        (slots, reads)
+    }
+
+    pub(super) fn has_extra(r: &RecordInfo<'_>) -> bool {
+        r.layouts.is_empty()
+            || r.layouts.iter().any(|(_, fields)| !fields.iter().any(|f| f.kind.takes_rest()))
+    }
+
+    pub(super) fn record_lifetime(&self, r: &RecordInfo<'_>) -> bool {
+        let (slots, _) = self.record_slots(r);
+        slots.iter().any(|s| self.needs_lifetime(&s.kind))
+    }
+
+    pub(super) fn record_struct(&self, b: &BlockInfo<'_>, r: &RecordInfo<'_>, scope: &Scope) -> TokenStream {
+        let rt = self.rt;
+        let def = r.def;
+        let id = &r.ident;
+        let block = &b.def.name.value;
+        let doc = doc_attr(def.doc.as_deref(), || {
+            format!("The `{}` record (code {}) of `{block}`.", def.name.value, def.code.value)
+        });
+        let (slots, reads) = self.record_slots(r);
+        let lifetime = slots.iter().any(|s| self.needs_lifetime(&s.kind));
+        let params = lifetime_params(lifetime);
+        let has_extra = Self::has_extra(r);
+        let (u32_, u64_, s, opt, v) = (prim("u32"), prim("u64"), static_str(), option(), vec());
+
+        let decls = slots.iter().map(|slot| {
+            let mut ty = self.type_of(&slot.kind, scope);
+            if slot.wrapped {
+                ty = quote!(#opt<#ty>);
+            }
+            let mut text = match slot.doc {
+                Some(d) if !d.trim().is_empty() => d.to_string(),
+                _ => format!("The `{}` operand.", slot.name),
+            };
+            if slot.partial {
+                text.push_str("\n\n`None` in the format versions whose layout of the record lacks it.");
+            }
+            let fid = &slot.ident;
+            quote!(#[doc = #text] pub #fid: #ty)
+        });
+        let extra_decl = has_extra.then(|| {
+            quote! {
+                /// Operands after the last field, kept raw (decoding reported a warning).
+                pub extra_operands: #v<#u64_>
+            }
+        });
+
+        // decode
+        let ctx = quote!(&*ctx);
+        let slot_ids: Vec<Ident> = slots.iter().map(|s| s.ident.clone()).collect();
+        let wrap: Vec<bool> = slots.iter().map(|s| s.wrapped).collect();
+        let tail = has_extra.then(|| quote!(extra_operands: ops.finish(ctx)));
+        let full_range = |l: &Layout| l.versions.value.start == 0 && l.versions.value.end == u64::MAX;
+        let ranges: Vec<TokenStream> = r
+            .layouts
+            .iter()
+            .map(|(l, _)| {
+                let a = Literal::u64_unsuffixed(l.versions.value.start);
+                let z = match l.versions.value.end {
+                    u64::MAX => quote!(::core::primitive::u64::MAX),
+                    end => Literal::u64_unsuffixed(end).into_token_stream(),
+                };
+                quote!((#a, #z))
+            })
+            .collect();
+        let bodies: Vec<TokenStream> = reads
+            .iter()
+            .map(|layout_reads| {
+                self.construct(quote!(Self), &slot_ids, &wrap, layout_reads, tail.clone(), &ctx, scope)
+            })
+            .collect();
+        let (body, picks_layout) = match (r.layouts.as_slice(), bodies.as_slice()) {
+            ([], _) | (_, []) => {
+                (self.construct(quote!(Self), &slot_ids, &wrap, &[], tail.clone(), &ctx, scope), false)
+            }
+            ([(l, _)], [body]) if full_range(l) => (body.clone(), false),
+            ([_], [body]) => (quote!(let _ = ops.layout(ctx.version(), &[#(#ranges),*])?; #body), true),
+            (_, [first @ .., last]) => {
+                let arms = first.iter().enumerate().map(|(i, body)| {
+                    let i = Literal::usize_unsuffixed(i);
+                    quote!(#i => #body)
+                });
+                (quote!(match ops.layout(ctx.version(), &[#(#ranges),*])? { #(#arms,)* _ => #last, }), true)
+            }
+        };
+        let any_read = reads.iter().any(|l| !l.is_empty());
+        let uses_ctx = has_extra || picks_layout || reads.iter().flatten().any(|r| r.field.kind.needs_ctx());
+        let mut_ = any_read.then(|| quote!(mut));
+        let allow = (!uses_ctx).then(|| quote!(#[allow(unused_variables)]));
+        let (impl_lt, rec_lt) =
+            if lifetime { (quote!(<'a>), quote!('a)) } else { (TokenStream::new(), quote!('_)) };
+        let code = Literal::u32_suffixed(def.code.value);
+        let (block_lit, rname) = (str_lit(block), str_lit(&def.name.value));
+        let code_doc = format!("The record code of `{}`.", def.name.value);
+        let name_doc = format!("The record's name as the schema spells it, `{}`.", def.name.value);
+
+        quote! {
+            #doc
+            #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq)]
+            pub struct #id #params {
+                #(#decls,)*
+                #extra_decl
+            }
+
+            impl #impl_lt #id #params {
+                #[doc = #code_doc]
+                pub const CODE: #u32_ = #code;
+                #[doc = #name_doc]
+                pub const NAME: #s = #rname;
+
+                /// Decodes the record from its operands.
+                ///
+                /// # Errors
+                ///
+                /// When the record lacks a required operand or a value does not fit its field.
+                #allow
+                pub fn decode(
+                    record: &#rt::Record<'_, #rec_lt>,
+                    ctx: &mut dyn #rt::decode::DecodeContext,
+                ) -> #rt::Result<Self> {
+                    static INFO: #rt::decode::RecordInfo =
+                        #rt::decode::RecordInfo { block: #block_lit, record: #rname };
+                    let #mut_ ops = #rt::decode::Operands::new(record, &INFO);
+                    #body
+                }
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Schema level
+    // -----------------------------------------------------------------------------------
+
+    pub(super) fn schema_items(&self, blocks: &[BlockInfo<'_>]) -> TokenStream {
+        let rt = self.rt;
+        let (u32_, s, opt, nn, okk) = (prim("u32"), static_str(), option(), none(), ok());
+        let sm = some();
+        let dispatched: Vec<(&BlockInfo<'_>, &Ident)> =
+            blocks.iter().filter_map(|b| b.any_variant.as_ref().map(|v| (b, v))).collect();
+        let mut name_arms = Vec::new();
+        let mut record_arms = Vec::new();
+        let mut strategy_arms = Vec::new();
+        let mut variants = Vec::new();
+        let mut decode_arms = Vec::new();
+        for (b, var) in &dispatched {
+            let m = &b.module;
+            let id = Literal::u32_unsuffixed(b.def.id.value);
+            name_arms.push(quote!(#id => #sm(#m::NAME)));
+            record_arms.push(quote!(#id => #m::record_name(code)));
+            strategy_arms.push(quote!(#id => #m::STRATEGY));
+            let vdoc = format!("A record of a `{}` block.", b.def.name.value);
+            variants.push(quote!(#[doc = #vdoc] #var(#m::Record<'a>)));
+            decode_arms.push(quote!(#id => #m::Record::decode(record, ctx).map(AnyRecord::#var)));
+        }
+        let (name_body, record_body, strategy_body) = if dispatched.is_empty() {
+            (
+                quote!({ let _ = id; #nn }),
+                quote!({ let _ = (block_id, code); #nn }),
+                quote!({ let _ = block_id; #rt::decode::Strategy::Eager }),
+            )
+        } else {
+            (
+                quote!(match id { #(#name_arms,)* _ => #nn, }),
+                quote!(match block_id { #(#record_arms,)* _ => #nn, }),
+                quote!(match block_id { #(#strategy_arms,)* _ => #rt::decode::Strategy::Eager, }),
+            )
+        };
+        let unknown = quote!(#okk(AnyRecord::UnknownBlock {
+            block_id,
+            record: #rt::decode::RawRecord::from(record),
+        }));
+        let decode_body = if dispatched.is_empty() {
+            quote!({ let _ = ctx; #unknown })
+        } else {
+            quote!(match block_id { #(#decode_arms,)* _ => #unknown, })
+        };
+
+        quote! {
+            /// The schema name of the block with `id`.
+            pub fn block_name(id: #u32_) -> #opt<#s> {
+                #name_body
+            }
+
+            /// The schema name of the record with `code` in the block with `block_id`.
+            pub fn record_name(block_id: #u32_, code: #u32_) -> #opt<#s> {
+                #record_body
+            }
+
+            /// How a reader treats the block with `block_id` (eager for a block the schema
+            /// does not name).
+            pub fn strategy(block_id: #u32_) -> #rt::decode::Strategy {
+                #strategy_body
+            }
+
+            /// A record of any block of the schema.
+            #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq)]
+            pub enum AnyRecord<'a> {
+                #(#variants,)*
+                /// A record of a block the schema does not name, kept raw.
+                UnknownBlock {
+                    /// The block's id.
+                    block_id: #u32_,
+                    /// The record.
+                    record: #rt::decode::RawRecord<'a>,
+                },
+            }
+
+            /// Decodes a record of the block with `block_id`; a record of a block the schema
+            /// does not name is kept raw (without a warning).
+            ///
+            /// # Errors
+            ///
+            /// When the record lacks a required operand or a value does not fit its field.
+            pub fn decode_record<'a>(
+                block_id: #u32_,
+                record: &#rt::Record<'_, 'a>,
+                ctx: &mut dyn #rt::decode::DecodeContext,
+            ) -> #rt::Result<AnyRecord<'a>> {
+                #decode_body
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! Small token helpers: identifiers, docs, absolute std paths, literals.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+
+use crate::names;
+
+/// Keywords that cannot be identifiers, not even raw ones.
+pub(super) const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
+
+/// The identifier for a Rust name (`r#type` or a keyword becomes a raw identifier), or
+/// `None` when the name cannot be one. Never panics.
+pub(super) fn ident(name: &str) -> Option<Ident> {
+    let (raw, bare) = match name.strip_prefix("r#") {
+        Some(bare) => (true, bare),
+        None => (false, name),
+    };
+    let mut chars = bare.chars();
+    let first_ok = matches!(chars.next(), Some(c) if c == '_' || c.is_ascii_alphabetic());
+    if !first_ok || !chars.all(|c| c == '_' || c.is_ascii_alphanumeric()) || NOT_RAW.contains(&bare) {
+        return None;
+    }
+    if raw || names::is_keyword(bare) {
+        Some(Ident::new_raw(bare, Span::call_site()))
+    } else {
+        Some(Ident::new(bare, Span::call_site()))
+    }
+}
+
+/// The identifier as written in Rust, for comparing names.
+pub(super) fn ident_key(id: &Ident) -> String {
+    id.to_string()
+}
+
+/// `#[doc = "..."]` with `doc`, or the generated text when the schema has none.
+pub(super) fn doc_attr(doc: Option<&str>, generated: impl FnOnce() -> String) -> TokenStream {
+    let text = match doc {
+        Some(d) if !d.trim().is_empty() => d.to_string(),
+        _ => generated(),
+    };
+    let lit = Literal::string(&text);
+    quote!(#[doc = #lit])
+}
+
+/// A primitive type by its absolute path, so a user type named `u32` cannot shadow it.
+pub(super) fn prim(name: &str) -> TokenStream {
+    let id = Ident::new(name, Span::call_site());
+    quote!(::core::primitive::#id)
+}
+
+pub(super) fn str_lit(s: &str) -> Literal {
+    Literal::string(s)
+}
+
+pub(super) fn option() -> TokenStream {
+    quote!(::core::option::Option)
+}
+
+pub(super) fn some() -> TokenStream {
+    quote!(::core::option::Option::Some)
+}
+
+pub(super) fn none() -> TokenStream {
+    quote!(::core::option::Option::None)
+}
+
+pub(super) fn ok() -> TokenStream {
+    quote!(::core::result::Result::Ok)
+}
+
+pub(super) fn vec() -> TokenStream {
+    quote!(::std::vec::Vec)
+}
+
+pub(super) fn static_str() -> TokenStream {
+    let s = prim("str");
+    quote!(&'static #s)
+}
+
+/// `'a` when `yes`: the generic parameter list of a type that borrows the input.
+pub(super) fn lifetime_params(yes: bool) -> TokenStream {
+    if yes {
+        quote!(<'a>)
+    } else {
+        TokenStream::new()
+    }
+}
+
+/// `0x..u64`.
+pub(super) fn hex_u64(v: u64) -> TokenStream {
+    // A valid literal by construction; parsing cannot fail.
+    format!("{v:#x}u64").parse().unwrap_or_else(|_| quote!(0u64))
+}
+
+/// The mask of `width` low bits (`width` in 1..=64).
+pub(super) fn low_mask(width: u32) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}

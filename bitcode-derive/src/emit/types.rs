@@ -1,0 +1,318 @@
+//! Schema types: enums, flag words and tagged groups.
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::quote;
+
+use super::tokens::*;
+use super::*;
+use crate::model::Presence;
+
+impl<'s> Cx<'s> {
+    pub(super) fn enum_items(&self, e: &EnumInfo<'_>) -> TokenStream {
+        let rt = self.rt;
+        let id = &e.ident;
+        let name = str_lit(e.name);
+        let doc = doc_attr(e.doc, || format!("The `{}` enum of the schema.", e.name));
+        let keep = e.policy == Policy::Keep;
+        let (u64_, s) = (prim("u64"), static_str());
+        let (opt, sm, nn) = (option(), some(), none());
+
+        let variants = e.variants.iter().enumerate().map(|(i, v)| {
+            let aliases: Vec<String> =
+                e.aliases.iter().filter(|(_, var)| *var == i).map(|(c, _)| c.to_string()).collect();
+            let mut text = match v.doc {
+                Some(d) if !d.trim().is_empty() => d.to_string(),
+                _ => format!("`{}` (code {}).", v.name, v.code),
+            };
+            if !aliases.is_empty() {
+                text.push_str(&format!("\n\nAlso decoded from the obsolete code(s) {}.", aliases.join(", ")));
+            }
+            if e.policy == Policy::Default(i) {
+                text.push_str("\n\nAlso decoded from every code the schema does not name.");
+            }
+            let vid = &v.ident;
+            quote!(#[doc = #text] #vid)
+        });
+        let unknown_variant =
+            keep.then(|| quote!(#[doc = "A code the schema does not name."] Unknown(#u64_)));
+        let variants = variants.chain(unknown_variant);
+
+        let code_arms = e.variants.iter().map(|v| {
+            let (vid, c) = (&v.ident, Literal::u64_unsuffixed(v.code));
+            quote!(Self::#vid => #c)
+        });
+        let name_arms = e.variants.iter().map(|v| {
+            let (vid, n) = (&v.ident, str_lit(v.name));
+            quote!(Self::#vid => #n)
+        });
+        let (code_unknown, name_unknown) = if keep {
+            (quote!(Self::Unknown(code) => code,), quote!(Self::Unknown(_) => "unknown",))
+        } else {
+            (TokenStream::new(), TokenStream::new())
+        };
+        let display = match (keep, e.variants.is_empty()) {
+            (true, false) => quote!(match *self {
+                Self::Unknown(code) => ::core::write!(f, "unknown({})", code),
+                other => f.write_str(other.name()),
+            }),
+            (true, true) => quote!(::core::write!(f, "unknown({})", self.code())),
+            (false, _) => quote!(f.write_str(self.name())),
+        };
+
+        // from_code: each value's code, then aliases (distinct codes), then the policy.
+        let mut arms: Vec<(Vec<u64>, &Ident)> = e.variants.iter().map(|v| (vec![v.code], &v.ident)).collect();
+        for (code, var) in &e.aliases {
+            if let Some(arm) = arms.get_mut(*var) {
+                arm.0.push(*code);
+            }
+        }
+        // The default variant's own codes go to the fallback arm, which gives it anyway.
+        if let Policy::Default(i) = e.policy {
+            if i < arms.len() {
+                arms.remove(i);
+            }
+        }
+        let from_arms = arms.iter().map(|(codes, vid)| {
+            let codes = codes.iter().map(|&c| Literal::u64_unsuffixed(c));
+            quote!(#(#codes)|* => #sm(Self::#vid))
+        });
+        let fallback = match e.policy {
+            Policy::Error => quote!(#nn),
+            Policy::Keep => quote!(#sm(Self::Unknown(code))),
+            Policy::Default(i) => match e.variants.get(i) {
+                Some(v) => {
+                    let vid = &v.ident;
+                    quote!(#sm(Self::#vid))
+                }
+                None => quote!(#nn),
+            },
+        };
+        let from_body = if arms.is_empty() {
+            if keep {
+                fallback
+            } else {
+                quote!({ let _ = code; #fallback })
+            }
+        } else {
+            quote!(match code { #(#from_arms,)* _ => #fallback, })
+        };
+
+        quote! {
+            #doc
+            #[derive(
+                ::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug,
+                ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash
+            )]
+            pub enum #id {
+                #(#variants,)*
+            }
+
+            impl #id {
+                /// The code this value is written as.
+                pub const fn code(self) -> #u64_ {
+                    match self { #(#code_arms,)* #code_unknown }
+                }
+
+                /// The value's name as the schema spells it (`"unknown"` for a code the
+                /// schema does not name).
+                pub const fn name(self) -> #s {
+                    match self { #(#name_arms,)* #name_unknown }
+                }
+            }
+
+            impl #rt::decode::SchemaEnum for #id {
+                const NAME: #s = #name;
+
+                fn from_code(code: #u64_) -> #opt<Self> {
+                    #from_body
+                }
+            }
+
+            impl ::core::convert::TryFrom<#u64_> for #id {
+                type Error = #rt::decode::UnknownCode;
+
+                fn try_from(code: #u64_) -> ::core::result::Result<Self, Self::Error> {
+                    <Self as #rt::decode::SchemaEnum>::from_code(code)
+                        .ok_or(#rt::decode::UnknownCode { enum_name: #name, code })
+                }
+            }
+
+            impl ::core::fmt::Display for #id {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    #display
+                }
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Flags
+    // -----------------------------------------------------------------------------------
+
+    pub(super) fn flags_items(&self, f: &FlagsInfo<'_>) -> TokenStream {
+        let rt = self.rt;
+        let id = &f.ident;
+        let name = str_lit(f.name);
+        let doc = doc_attr(f.doc, || format!("The `{}` flag word of the schema.", f.name));
+        let (u64_, s) = (prim("u64"), static_str());
+        let scope = Scope::top();
+
+        let mut known = 0u64;
+        let mut decls = Vec::new();
+        let mut inits = Vec::new();
+        let mut parts = Vec::new();
+        for ff in &f.fields {
+            let fid = &ff.ident;
+            let mask = low_mask(ff.hi - ff.lo);
+            known |= mask << ff.lo;
+            let range = if ff.hi - ff.lo == 1 {
+                format!("bit {}", ff.lo)
+            } else {
+                format!("bits {}..{}", ff.lo, ff.hi)
+            };
+            let fdoc = doc_attr(ff.doc, || format!("`{}`: {range} of the word.", ff.name));
+            let lo = Literal::u32_unsuffixed(ff.lo);
+            let mask_lit = hex_u64(mask);
+            let extract =
+                if ff.lo == 0 { quote!(bits & #mask_lit) } else { quote!((bits >> #lo) & #mask_lit) };
+            let shift = (ff.lo != 0).then(|| quote!(<< #lo));
+            let enumeration = ff.enumeration.and_then(|e| self.enums.get(e));
+            let (ty, init, part) = if ff.single {
+                (prim("bool"), quote!(#extract != 0), quote!((#u64_::from(self.#fid) #shift)))
+            } else if let Some(e) = enumeration {
+                let ety = scope.path(&e.ident);
+                let fname = str_lit(ff.name);
+                let init = quote!(match <#ety as #rt::decode::SchemaEnum>::from_code(#extract) {
+                    ::core::option::Option::Some(v) => v,
+                    ::core::option::Option::None => return ::core::result::Result::Err((#fname, #extract)),
+                });
+                (ety, init, quote!(((self.#fid.code() & #mask_lit) #shift)))
+            } else {
+                (u64_.clone(), extract, quote!(((self.#fid & #mask_lit) #shift)))
+            };
+            decls.push(quote!(#fdoc pub #fid: #ty));
+            inits.push(quote!(#fid: #init));
+            parts.push(part);
+        }
+        let not_known = hex_u64(!known);
+
+        quote! {
+            #doc
+            #[derive(
+                ::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug,
+                ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash
+            )]
+            pub struct #id {
+                #(#decls,)*
+                /// Set bits that no field names.
+                pub other_bits: #u64_,
+            }
+
+            impl #id {
+                /// The flag word these fields were read from.
+                pub fn bits(&self) -> #u64_ {
+                    self.other_bits #(| #parts)*
+                }
+            }
+
+            impl #rt::decode::SchemaFlags for #id {
+                const NAME: #s = #name;
+
+                fn from_bits(bits: #u64_) -> ::core::result::Result<Self, (#s, #u64_)> {
+                    ::core::result::Result::Ok(Self { #(#inits,)* other_bits: bits & #not_known })
+                }
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Groups
+    // -----------------------------------------------------------------------------------
+
+    pub(super) fn group_items(&self, g: &GroupInfo<'_>) -> TokenStream {
+        let rt = self.rt;
+        let id = &g.ident;
+        let name = str_lit(g.name);
+        let doc = doc_attr(g.doc, || format!("One entry of the `{}` group of the schema.", g.name));
+        let scope = Scope::top();
+        let params = lifetime_params(g.lifetime);
+        let s = static_str();
+        let okk = ok();
+        let ctx = quote!(ctx);
+        let mut uses_ctx = false;
+
+        let mut decls = Vec::new();
+        let mut arms = Vec::new();
+        for v in &g.variants {
+            let vid = &v.ident;
+            let vdoc = doc_attr(v.doc, || format!("`{}` (tag {}).", v.name, v.tag));
+            let fields: Vec<TokenStream> = v
+                .fields
+                .iter()
+                .filter_map(|f| {
+                    let fid = f.ident.as_ref()?;
+                    let fdoc = doc_attr(f.doc, || format!("The `{}` operand.", f.name));
+                    let mut ty = self.type_of(&f.kind, &scope);
+                    if matches!(f.presence, Presence::Optional) && !f.kind.is_option() {
+                        let o = option();
+                        ty = quote!(#o<#ty>);
+                    }
+                    Some(quote!(#fdoc #fid: #ty))
+                })
+                .collect();
+            decls.push(if v.fields.is_empty() {
+                quote!(#vdoc #vid)
+            } else {
+                quote!(#vdoc #vid { #(#fields,)* })
+            });
+
+            uses_ctx |= v.fields.iter().any(|f| f.kind.needs_ctx());
+            let slots: Vec<Ident> = v.fields.iter().filter_map(|f| f.ident.clone()).collect();
+            let mut slot = 0;
+            let reads: Vec<Read<'_>> = v
+                .fields
+                .iter()
+                .map(|f| Read {
+                    slot: f.ident.as_ref().map(|_| {
+                        slot += 1;
+                        slot - 1
+                    }),
+                    field: f,
+                })
+                .collect();
+            let tag = Literal::u64_unsuffixed(v.tag);
+            let body = if v.fields.is_empty() {
+                quote!(#okk(Self::#vid))
+            } else {
+                let wrap = vec![false; slots.len()];
+                self.construct(quote!(Self::#vid), &slots, &wrap, &reads, None, &ctx, &scope)
+            };
+            arms.push(quote!(#tag => #body));
+        }
+        let ctx_param = if uses_ctx { quote!(ctx) } else { quote!(_ctx) };
+
+        quote! {
+            #doc
+            #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq)]
+            pub enum #id #params {
+                #(#decls,)*
+            }
+
+            impl<'a> #rt::decode::SchemaGroup<'a> for #id #params {
+                const NAME: #s = #name;
+
+                fn read(
+                    ops: &mut #rt::decode::Operands<'_, 'a>,
+                    field: #s,
+                    #ctx_param: &dyn #rt::decode::DecodeContext,
+                ) -> #rt::Result<Self> {
+                    let tag = ops.raw(field)?;
+                    match tag {
+                        #(#arms,)*
+                        _ => ::core::result::Result::Err(ops.unknown_tag(field, tag, #name)),
+                    }
+                }
+            }
+        }
+    }
+}
