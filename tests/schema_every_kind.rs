@@ -54,11 +54,7 @@ fn body(code: u32, ops: Vec<u64>, ctx: &mut BasicContext) -> body_block::Record<
 
 /// Signed VBR as LLVM writes it: magnitude shifted left, sign in bit 0.
 fn signed(v: i64) -> u64 {
-    if v >= 0 {
-        (v as u64) << 1
-    } else {
-        (v.unsigned_abs() << 1) | 1
-    }
+    bitcode::runtime::decode::encode_signed(v)
 }
 
 #[test]
@@ -182,7 +178,7 @@ fn counted_arrays_value_type_arrays_and_groups() {
     );
     // an unknown tag, and a string without its 0
     let err = one(9, 5, vec![1, 2, 5], &mut ctx).unwrap_err();
-    assert!(err.to_string().contains("2 is not a Attr tag"), "{err}");
+    assert!(err.to_string().contains("2 is not a tag of group Attr"), "{err}");
     let err = one(9, 5, vec![1, 3, b'a' as u64], &mut ctx).unwrap_err();
     assert!(err.to_string().contains("string without its terminating 0"), "{err}");
 }

@@ -15,9 +15,15 @@ pub struct Diagnostic {
 }
 
 /// Every mistake found so far.
+///
+/// TOML syntax errors are kept apart: when the file is not valid TOML, the tables read
+/// from it are guesses of the parser's recovery, so mistakes found in them (a key "missing"
+/// because it sits on the broken line, a key "unknown" because it landed in the wrong
+/// table) would mislead. Then only the syntax errors are shown.
 #[derive(Debug, Default)]
 pub struct Diagnostics {
     list: Vec<Diagnostic>,
+    syntax: Vec<Diagnostic>,
 }
 
 impl Diagnostics {
@@ -36,21 +42,28 @@ impl Diagnostics {
         self.list.push(Diagnostic { span, message: message.into(), help: Some(help.into()) });
     }
 
+    /// Reports a TOML syntax error: while there is one, it hides every other mistake.
+    pub fn syntax_error(&mut self, span: Span, message: impl Into<String>, help: Option<String>) {
+        self.syntax.push(Diagnostic { span, message: message.into(), help });
+    }
+
     /// True when nothing was reported.
     #[cfg(test)]
     pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
+        self.list.is_empty() && self.syntax.is_empty()
     }
 
-    /// The mistakes, in the order they were found.
+    /// The mistakes, in the order they were found (syntax errors first).
     #[cfg(test)]
-    pub fn list(&self) -> &[Diagnostic] {
-        &self.list
+    pub fn list(&self) -> Vec<Diagnostic> {
+        self.syntax.iter().chain(&self.list).cloned().collect()
     }
 
-    /// The mistakes sorted by position in the file (the order they are shown in).
+    /// The mistakes to show, sorted by position in the file: the TOML syntax errors when
+    /// there are any, else all of them.
     pub fn sorted(&self) -> Vec<&Diagnostic> {
-        let mut v: Vec<&Diagnostic> = self.list.iter().collect();
+        let shown = if self.syntax.is_empty() { &self.list } else { &self.syntax };
+        let mut v: Vec<&Diagnostic> = shown.iter().collect();
         v.sort_by_key(|d| (d.span.start, d.span.end));
         v
     }

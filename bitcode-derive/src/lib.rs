@@ -106,3 +106,52 @@ fn runtime_path() -> TokenStream {
         },
     }
 }
+
+#[cfg(test)]
+mod expansion_report {
+    //! Not a check: figures about the expansion of the repository's schemas (time of each
+    //! pipeline step, size of the generated code). Run with
+    //! `cargo test -p bitcode-derive --release -- --ignored --nocapture expansion_report`.
+
+    use std::time::Instant;
+
+    #[test]
+    #[ignore = "prints figures; run by hand"]
+    fn expansion_report() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut files: Vec<_> = std::fs::read_dir(root.join("schema"))
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        files.push(root.join("tests/schemas/every_kind.toml"));
+        for path in files {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let start = Instant::now();
+            let mut diags = crate::diag::Diagnostics::new();
+            let mut schema = crate::load::load(&text, &mut diags);
+            let loaded = start.elapsed();
+            crate::validate::validate(&mut schema, &mut diags);
+            let validated = start.elapsed();
+            let tokens = crate::emit::emit(&schema, &quote::quote!(::bitcode_runtime), "schema.toml");
+            let emitted = start.elapsed();
+            let file: syn::File = syn::parse2(tokens).unwrap();
+            let lines = prettyplease::unparse(&file).lines().count();
+            let records: usize = schema.blocks.iter().map(|b| b.records.len()).sum();
+            println!(
+                "{}: {} lines of TOML, {} blocks, {} records, {} enums; load {:?}, validate {:?}, emit {:?} (total {:?}); {} lines generated (prettyplease)",
+                path.file_name().unwrap().to_string_lossy(),
+                text.lines().count(),
+                schema.blocks.len(),
+                records,
+                schema.enums.len(),
+                loaded,
+                validated - loaded,
+                emitted - validated,
+                emitted,
+                lines
+            );
+        }
+    }
+}

@@ -8,20 +8,91 @@ use toml::Spanned as TomlSpanned;
 
 use crate::diag::Diagnostics;
 use crate::model::*;
-use crate::names::{snake, upper_camel};
+use crate::names::{is_keyword, snake, upper_camel};
+use crate::validate::is_rust_ident;
 
 type Value<'i> = TomlSpanned<DeValue<'i>>;
 
 /// Parses `text` into a schema, reporting mistakes into `diags`.
 pub fn load(text: &str, diags: &mut Diagnostics) -> Schema {
     let (root, errors) = DeTable::parse_recoverable(text);
-    for e in &errors {
-        let span = e.span().unwrap_or(0..0);
-        diags.error(span, format!("TOML syntax error: {}", e.message().trim_end()));
-    }
+    toml_errors(text, &errors, diags);
     let root = root.into_inner();
     let mut loader = Loader { diags };
     loader.schema(&root, text.len())
+}
+
+/// Reports the TOML parser's errors. A key or table defined twice is named, with the line
+/// of its first definition where it can be found; the keys of a table defined twice are
+/// not reported again one by one. Of the syntax errors, the first of each line is kept
+/// (the parser's recovery often reports the rest of a broken line again).
+fn toml_errors(text: &str, errors: &[toml::de::Error], diags: &mut Diagnostics) {
+    let lines: Vec<(usize, &str)> = text
+        .split_inclusive('\n')
+        .scan(0, |start, line| {
+            let at = *start;
+            *start += line.len();
+            Some((at, line.trim_end_matches(['\n', '\r'])))
+        })
+        .collect();
+    let line_of = |offset: usize| lines.partition_point(|(start, _)| *start <= offset).saturating_sub(1);
+    // The lines of a table defined twice: its duplicated keys are already reported.
+    let mut twice: Option<std::ops::Range<usize>> = None;
+    let mut syntax_lines = Vec::new();
+    for e in errors {
+        let span = e.span().unwrap_or(0..0);
+        let line = line_of(span.start);
+        let text_of_line = lines.get(line).map_or("", |(_, l)| l.trim());
+        if e.message() != "duplicate key" {
+            if !syntax_lines.contains(&line) {
+                syntax_lines.push(line);
+                diags.syntax_error(span, format!("TOML syntax error: {}", e.message().trim_end()), None);
+            }
+            continue;
+        }
+        if twice.as_ref().is_some_and(|r| r.contains(&line)) {
+            continue;
+        }
+        let key = text.get(span.clone()).unwrap_or("").trim();
+        if let Some(header) = table_header(text_of_line) {
+            let before = lines.get(..line).unwrap_or_default();
+            let first = before.iter().position(|(_, l)| table_header(l.trim()).as_ref() == Some(&header));
+            let end = lines
+                .get(line + 1..)
+                .unwrap_or_default()
+                .iter()
+                .position(|(_, l)| l.trim_start().starts_with('['))
+                .map_or(lines.len(), |n| line + 1 + n);
+            twice = Some(line + 1..end);
+            let message = match first {
+                Some(n) => format!("table [{header}] is defined twice, first on line {}", n + 1),
+                None => format!("table [{header}] is defined twice: `{key}` is already defined above"),
+            };
+            let help = if header.split('.').nth(2) == Some("records") {
+                "records of a block need names of their own: rename one, or merge the two tables"
+            } else {
+                "TOML allows a table once: merge the two tables, or rename one"
+            };
+            diags.error_with_help(span, message, help);
+        } else {
+            diags.error_with_help(
+                span,
+                format!("`{key}` is defined twice in the same table"),
+                "TOML allows a key once in a table: remove one of them",
+            );
+        }
+    }
+}
+
+/// The dotted name of a `[table]` header line (whitespace removed), or `None` for a line
+/// that is no table header. Array-of-tables headers (`[[a.b]]`) may repeat: `None` too.
+fn table_header(line: &str) -> Option<String> {
+    let rest = line.strip_prefix('[')?;
+    if rest.starts_with('[') {
+        return None;
+    }
+    let end = rest.find(']')?;
+    Some(rest[..end].chars().filter(|c| !c.is_whitespace()).collect())
 }
 
 /// Keys of each kind of table, for checking and for suggestions.
@@ -96,11 +167,21 @@ struct Table<'t, 'i> {
     table: &'t DeTable<'i>,
     span: Span,
     what: String,
+    known: &'static [&'static str],
 }
 
 impl<'t, 'i> Table<'t, 'i> {
     fn get(&self, key: &str) -> Option<&'t Value<'i>> {
         self.table.iter().find(|(k, _)| k.get_ref() == key).map(|(_, v)| v)
+    }
+
+    /// True when an unknown key of the table looks like a typo of `key` (reported with
+    /// `key` as the suggestion): `key` is then not reported missing as well.
+    fn has_typo_of(&self, key: &str) -> bool {
+        self.table.iter().any(|(k, _)| {
+            let k: &str = k.get_ref();
+            !self.known.contains(&k) && nearest(k, self.known) == Some(key)
+        })
     }
 }
 
@@ -111,7 +192,7 @@ impl Loader<'_> {
         table: &'t DeTable<'i>,
         span: Span,
         what: String,
-        known: &[&str],
+        known: &'static [&'static str],
     ) -> Table<'t, 'i> {
         for (k, _) in table.iter() {
             let key: &str = k.get_ref();
@@ -130,7 +211,7 @@ impl Loader<'_> {
                 }
             }
         }
-        Table { table, span, what }
+        Table { table, span, what, known }
     }
 
     fn wrong_type(&mut self, v: &Value<'_>, key: &str, what: &str, expected: &str) {
@@ -139,11 +220,14 @@ impl Loader<'_> {
     }
 
     fn missing(&mut self, t: &Table<'_, '_>, key: &str, example: &str) {
-        self.diags.error_with_help(
-            t.span.clone(),
-            format!("{} needs `{key}`", t.what),
-            format!("add `{key} = {example}`"),
-        );
+        self.missing_with_help(t, key, format!("add `{key} = {example}`"));
+    }
+
+    fn missing_with_help(&mut self, t: &Table<'_, '_>, key: &str, help: String) {
+        if t.has_typo_of(key) {
+            return;
+        }
+        self.diags.error_with_help(t.span.clone(), format!("{} needs `{key}`", t.what), help);
     }
 
     fn string(&mut self, t: &Table<'_, '_>, key: &str) -> Option<Spanned<String>> {
@@ -198,9 +282,16 @@ impl Loader<'_> {
         self.int_value(v, key, &what, min, max)
     }
 
-    fn required_int(&mut self, t: &Table<'_, '_>, key: &str, min: i128, max: i128) -> Option<Spanned<i128>> {
+    fn required_int(
+        &mut self,
+        t: &Table<'_, '_>,
+        key: &str,
+        help: &str,
+        min: i128,
+        max: i128,
+    ) -> Option<Spanned<i128>> {
         if t.get(key).is_none() {
-            self.missing(t, key, "0");
+            self.missing_with_help(t, key, help.to_string());
         }
         self.int(t, key, min, max)
     }
@@ -302,26 +393,55 @@ impl Loader<'_> {
     }
 
     fn magic(&mut self, v: &Value<'_>) -> Spanned<[u8; 4]> {
+        const HELP: &str =
+            "write four ASCII characters (\"DIAG\") or four byte values ([0x42, 0x43, 0xC0, 0xDE])";
         let bytes: Option<Vec<u8>> = match v.get_ref() {
             DeValue::String(s) => Some(s.as_bytes().to_vec()),
-            DeValue::Array(a) => a
-                .iter()
-                .map(|b| match b.get_ref() {
-                    DeValue::Integer(i) => {
-                        i64::from_str_radix(i.as_str(), i.radix()).ok().and_then(|n| u8::try_from(n).ok())
+            DeValue::Array(a) => {
+                let mut bytes = Vec::new();
+                for b in a.iter() {
+                    let byte = match b.get_ref() {
+                        DeValue::Integer(i) => i128::from_str_radix(i.as_str(), i.radix())
+                            .ok()
+                            .and_then(|n| u8::try_from(n).ok()),
+                        _ => None,
+                    };
+                    match byte {
+                        Some(byte) => bytes.push(byte),
+                        None => {
+                            self.diags.error_with_help(
+                                b.span(),
+                                "`magic` of [format] holds something that is not a byte (0 to 255)",
+                                HELP,
+                            );
+                            return Spanned::new([0; 4], v.span());
+                        }
                     }
-                    _ => None,
-                })
-                .collect(),
+                }
+                Some(bytes)
+            }
             _ => None,
         };
-        match bytes.as_deref().and_then(|b| <[u8; 4]>::try_from(b).ok()) {
-            Some(m) => Spanned::new(m, v.span()),
+        match bytes {
+            Some(b) => match <[u8; 4]>::try_from(b.as_slice()) {
+                Ok(m) => Spanned::new(m, v.span()),
+                Err(_) => {
+                    self.diags.error_with_help(
+                        v.span(),
+                        format!("`magic` of [format] is {} bytes long, not 4", b.len()),
+                        HELP,
+                    );
+                    Spanned::new([0; 4], v.span())
+                }
+            },
             None => {
                 self.diags.error_with_help(
                     v.span(),
-                    "`magic` must be four bytes",
-                    "write four ASCII characters (\"DIAG\") or four byte values ([0x42, 0x43, 0xC0, 0xDE])",
+                    format!(
+                        "`magic` of [format] must be a string or an array, not {}",
+                        type_name(v.get_ref())
+                    ),
+                    HELP,
                 );
                 Spanned::new([0; 4], v.span())
             }
@@ -329,7 +449,27 @@ impl Loader<'_> {
     }
 
     fn rust_name(&mut self, t: &Table<'_, '_>, derived: String) -> String {
-        self.string(t, "rust_name").map_or(derived, |s| s.value)
+        self.given_rust_name(t).unwrap_or(derived)
+    }
+
+    /// `rust_name`, when it is given and is a Rust identifier (a keyword is fine: it is
+    /// written raw). Another is reported at its value and ignored.
+    fn given_rust_name(&mut self, t: &Table<'_, '_>) -> Option<String> {
+        let s = self.string(t, "rust_name")?;
+        if is_rust_ident(&s.value) {
+            return Some(s.value);
+        }
+        let why = if is_keyword(s.value.trim_start_matches("r#")) {
+            "a keyword that cannot be a raw identifier"
+        } else {
+            "not a valid Rust identifier"
+        };
+        self.diags.error_with_help(
+            s.span,
+            format!("`rust_name` of {} is `{}`, {why}", t.what, s.value),
+            "use letters, digits and `_`, not starting with a digit",
+        );
+        None
     }
 
     fn enumeration(&mut self, name: Spanned<String>, table: &DeTable<'_>) -> Enum {
@@ -380,19 +520,19 @@ impl Loader<'_> {
                                 self.missing(&vt, "value", "0");
                             }
                             let code = self.int(&vt, "value", 0, u64::MAX as i128);
-                            (code, self.doc(&vt), self.string(&vt, "rust_name").map(|s| s.value))
+                            let rust = self.given_rust_name(&vt);
+                            (code, self.doc(&vt), rust)
                         }
                         _ => (self.int_value(v, &vname.value, &what, 0, u64::MAX as i128), None, None),
                     };
-                    if let Some(code) = code {
-                        let rust_name = rust.unwrap_or_else(|| upper_camel(&vname.value));
-                        values.push(EnumValue {
-                            name: vname,
-                            rust_name,
-                            code: Spanned::new(code.value as u64, code.span),
-                            doc,
-                        });
-                    }
+                    // A value without a valid code is kept (its variant is still generated)
+                    // with a placeholder code at its name's span, replaced in validation.
+                    let code = match code {
+                        Some(code) => Spanned::new(code.value as u64, code.span),
+                        None => Spanned::new(0, vname.span.clone()),
+                    };
+                    let rust_name = rust.unwrap_or_else(|| upper_camel(&vname.value));
+                    values.push(EnumValue { name: vname, rust_name, code, doc });
                 }
             }
             None => {
@@ -443,20 +583,26 @@ impl Loader<'_> {
                         continue;
                     };
                     let ft = self.table(inner, k.span(), fwhat.clone(), FLAG_FIELD_KEYS);
-                    let bit = self.int(&ft, "bit", 0, i128::MAX);
+                    let bit = self.int(&ft, "bit", 0, 63);
                     let bits = self.string(&ft, "bits");
                     let range = match (bit, bits) {
-                        (Some(b), None) => Some((
-                            Spanned::new(b.value as u32..(b.value as u32).saturating_add(1), b.span),
-                            true,
-                        )),
+                        (Some(b), None) => {
+                            Some((Spanned::new(b.value as u32..b.value as u32 + 1, b.span), true))
+                        }
                         (None, Some(r)) => match parse_range(&r.value, false) {
+                            Some(range) if range.end <= 64 => {
+                                Some((Spanned::new(range.start as u32..range.end as u32, r.span), false))
+                            }
                             Some(range) => {
-                                let (lo, hi) = (
-                                    range.start.min(u32::MAX as u64) as u32,
-                                    range.end.min(u32::MAX as u64) as u32,
+                                self.diags.error_with_help(
+                                    r.span,
+                                    format!(
+                                        "{fwhat} covers bits {}..{}, outside a 64-bit word",
+                                        range.start, range.end
+                                    ),
+                                    "flag bits are numbered 0 to 63: the range ends at 64 at most",
                                 );
-                                Some((Spanned::new(lo..hi, r.span), false))
+                                None
                             }
                             None => {
                                 self.diags.error_with_help(
@@ -471,7 +617,7 @@ impl Loader<'_> {
                             self.diags.error(b.span, format!("{fwhat} has both `bit` and `bits`: give one"));
                             None
                         }
-                        (None, None) => {
+                        (None, None) if ft.get("bit").is_none() && ft.get("bits").is_none() => {
                             self.diags.error_with_help(
                                 k.span(),
                                 format!("{fwhat} needs `bit` or `bits`"),
@@ -479,25 +625,32 @@ impl Loader<'_> {
                             );
                             None
                         }
+                        // `bit` or `bits` is there but invalid: reported above.
+                        (None, None) => None,
                     };
                     let enumeration = self.string(&ft, "enum");
-                    if let (Some((bits, single)), Some(e)) = (&range, &enumeration) {
-                        if *single {
-                            self.diags
-                                .error(e.span.clone(), format!("{fwhat} is one bit: `enum` needs `bits`"));
-                        }
-                        let _ = bits;
+                    let single = match (&range, ft.get("bit")) {
+                        (Some((_, single)), _) => *single,
+                        (None, bit) => bit.is_some(),
+                    };
+                    if let (true, Some(e)) = (single, &enumeration) {
+                        self.diags.error(e.span.clone(), format!("{fwhat} is one bit: `enum` needs `bits`"));
                     }
-                    if let Some((bits, single)) = range {
-                        fields.push(FlagField {
-                            rust_name: self.rust_name(&ft, snake(&fname.value)),
-                            doc: self.doc(&ft),
-                            name: fname,
-                            bits,
-                            single,
-                            enumeration: enumeration.filter(|_| !single),
-                        });
-                    }
+                    // A flag without valid bits is kept (its field is still generated) with a
+                    // placeholder bit at its name's span, which validation leaves out of the
+                    // overlap checks.
+                    let bits = match range {
+                        Some((bits, _)) => bits,
+                        None => Spanned::new(0..1, fname.span.clone()),
+                    };
+                    fields.push(FlagField {
+                        rust_name: self.rust_name(&ft, snake(&fname.value)),
+                        doc: self.doc(&ft),
+                        name: fname,
+                        bits,
+                        single,
+                        enumeration: enumeration.filter(|_| !single),
+                    });
                 }
             }
             None => {
@@ -521,20 +674,25 @@ impl Loader<'_> {
         for (vname, vtable) in entries {
             let vwhat = format!("variant {} of {what}", vname.value);
             let vt = self.table(vtable, vname.span.clone(), vwhat.clone(), VARIANT_KEYS);
-            let tag = self.required_int(&vt, "tag", 0, u64::MAX as i128);
+            let help = "add `tag = N`, the tag operand that selects this variant";
+            let tag = self.required_int(&vt, "tag", help, 0, u64::MAX as i128);
             let fields = match self.array(&vt, "fields") {
                 Some(a) => self.fields(a, &vwhat),
                 None => Vec::new(),
             };
-            if let Some(tag) = tag {
-                variants.push(GroupVariant {
-                    rust_name: self.rust_name(&vt, upper_camel(&vname.value)),
-                    doc: self.doc(&vt),
-                    name: vname,
-                    tag: Spanned::new(tag.value as u64, tag.span),
-                    fields,
-                });
-            }
+            // A variant without a valid tag is kept (its type is still generated) with a
+            // placeholder tag at its name's span, which validation replaces by a free one.
+            let tag = match tag {
+                Some(tag) => Spanned::new(tag.value as u64, tag.span),
+                None => Spanned::new(0, vname.span.clone()),
+            };
+            variants.push(GroupVariant {
+                rust_name: self.rust_name(&vt, upper_camel(&vname.value)),
+                doc: self.doc(&vt),
+                name: vname,
+                tag,
+                fields,
+            });
         }
         Group { name, rust_name, doc: self.doc(&t), variants }
     }
@@ -542,7 +700,8 @@ impl Loader<'_> {
     fn block(&mut self, name: Spanned<String>, table: &DeTable<'_>) -> Block {
         let what = format!("block {}", name.value);
         let t = self.table(table, name.span.clone(), what.clone(), BLOCK_KEYS);
-        let id = self.required_int(&t, "id", 0, u32::MAX as i128);
+        let help = "add `id = N`, the block's id (not 0: that is BLOCKINFO's)";
+        let id = self.required_int(&t, "id", help, 0, u32::MAX as i128);
         let strategy = match self.string(&t, "strategy") {
             None => Strategy::Eager,
             Some(s) => match s.value.as_str() {
@@ -570,6 +729,8 @@ impl Loader<'_> {
             .collect();
         Block {
             module_name: snake(&name.value),
+            // A block without a valid id is kept with a placeholder id at its name's span,
+            // which validation replaces by a free one.
             id: id
                 .map(|i| Spanned::new(i.value as u32, i.span))
                 .unwrap_or_else(|| Spanned::new(0, name.span.clone())),
@@ -581,9 +742,15 @@ impl Loader<'_> {
     }
 
     fn record(&mut self, name: Spanned<String>, table: &DeTable<'_>, block: &str) -> RecordDef {
-        let what = format!("record {} of {block}", name.value);
+        let what = format!("record {} of block {block}", name.value);
         let t = self.table(table, name.span.clone(), what.clone(), RECORD_KEYS);
-        let code = self.required_int(&t, "code", 0, u32::MAX as i128);
+        let code = self.required_int(
+            &t,
+            "code",
+            "add `code = N`, the record's code in its block",
+            0,
+            u32::MAX as i128,
+        );
         let layouts = match (t.get("fields"), t.get("layouts")) {
             (Some(_), Some(l)) => {
                 self.diags.error_with_help(
@@ -598,6 +765,7 @@ impl Loader<'_> {
                 vec![Layout { versions: Spanned::new(0..u64::MAX, name.span.clone()), fields }]
             }
             (None, Some(_)) => self.layouts(&t, &what),
+            (None, None) if t.has_typo_of("fields") || t.has_typo_of("layouts") => Vec::new(),
             (None, None) => {
                 self.diags.error_with_help(
                     t.span.clone(),
@@ -609,6 +777,7 @@ impl Loader<'_> {
         };
         RecordDef {
             rust_name: self.rust_name(&t, upper_camel(&name.value)),
+            // As for blocks: a placeholder code at the name's span, replaced in validation.
             code: code
                 .map(|c| Spanned::new(c.value as u32, c.span))
                 .unwrap_or_else(|| Spanned::new(0, name.span.clone())),
@@ -926,7 +1095,9 @@ fields = [{{ name = \"n\", kind = \"u8\", default = 3 }}]
         assert_eq!(m, vec!["unknown key `strateg` in block B | did you mean `strategy`?"]);
         let m = messages(&format!("{HEAD}[blocks.B]\nid = 8\n[blocks.B.records.R]\ncode = 1\nfields = [{{ name = \"x\", knd = \"u8\" }}]\n"));
         assert!(
-            m.contains(&"unknown key `knd` in field x of record R of B | did you mean `kind`?".to_string()),
+            m.contains(
+                &"unknown key `knd` in field x of record R of block B | did you mean `kind`?".to_string()
+            ),
             "{m:?}"
         );
     }
@@ -936,12 +1107,110 @@ fields = [{{ name = \"n\", kind = \"u8\", default = 3 }}]
         let m =
             messages("[format]\nmagic = 5\n[blocks.B]\nid = 4294967296\n[blocks.B.records.R]\nfields = []\n");
         assert!(m.contains(&"[format] needs `name` | add `name = \"my_format\"`".to_string()), "{m:?}");
-        assert!(m.iter().any(|x| x.starts_with("`magic` must be four bytes")), "{m:?}");
+        assert!(
+            m.iter()
+                .any(|x| x.starts_with("`magic` of [format] must be a string or an array, not an integer")),
+            "{m:?}"
+        );
+        let long = messages("[format]\nname = \"x\"\nmagic = \"TOOLONG\"\n");
+        assert!(long[0].starts_with("`magic` of [format] is 7 bytes long, not 4 |"), "{long:?}");
+        let bytes = messages("[format]\nname = \"x\"\nmagic = [1, 2, 256, 4]\n");
+        assert!(
+            bytes[0].starts_with("`magic` of [format] holds something that is not a byte (0 to 255) |"),
+            "{bytes:?}"
+        );
         assert!(
             m.contains(&"`id` of block B is 4294967296, out of range (0 to 4294967295)".to_string()),
             "{m:?}"
         );
-        assert!(m.contains(&"record R of B needs `code` | add `code = 0`".to_string()), "{m:?}");
+        assert!(
+            m.contains(
+                &"record R of block B needs `code` | add `code = N`, the record's code in its block"
+                    .to_string()
+            ),
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn a_missing_key_with_a_typo_is_reported_once() {
+        let m = messages(&format!(
+            "{HEAD}[blocks.B]\nid = 8\n[blocks.B.records.R]\ncode = 1\nfield = []\n[blocks.B.records.S]\ncode = 2\nfields = [{{ name = \"x\", knd = \"u8\" }}]\n"
+        ));
+        assert_eq!(
+            m,
+            vec![
+                "unknown key `field` in record R of block B | did you mean `fields`?",
+                "unknown key `knd` in field x of record S of block B | did you mean `kind`?",
+            ]
+        );
+    }
+
+    #[test]
+    fn invalid_values_keep_their_item_as_a_placeholder() {
+        let mut d = Diagnostics::new();
+        let s = load(
+            &format!(
+                "{HEAD}[enums.E]\nvalues = {{ a = -1 }}\n[flags.F]\nfields = {{ x = {{ bit = 64 }}, y = {{ bits = \"60..65\" }}, z = {{ bit = \"1\" }} }}\n[groups.G.variants.v]\nfields = []\n[blocks.B]\nid = \"8\"\n"
+            ),
+            &mut d,
+        );
+        let m: Vec<String> = d.list().into_iter().map(|d| d.message).collect();
+        assert_eq!(
+            m,
+            vec![
+                "`a` of enum E is -1, out of range (0 to 18446744073709551615)",
+                "`bit` of flag x of flags F is 64, out of range (0 to 63)",
+                "flag y of flags F covers bits 60..65, outside a 64-bit word",
+                "`bit` of flag z of flags F must be an integer, not a string",
+                "variant v of group G needs `tag`",
+                "`id` of block B must be an integer, not a string",
+            ]
+        );
+        // Each is kept, at its name's span (which validation reads as "placeholder").
+        assert_eq!(s.enums[0].values[0].code.span, s.enums[0].values[0].name.span);
+        assert_eq!(s.flags[0].fields.len(), 3);
+        assert!(s.flags[0].fields.iter().all(|f| f.bits.span == f.name.span));
+        assert_eq!((s.flags[0].fields[0].single, s.flags[0].fields[1].single), (true, false));
+        assert_eq!(s.groups[0].variants[0].tag.span, s.groups[0].variants[0].name.span);
+        assert_eq!(s.blocks[0].id.span, s.blocks[0].name.span);
+    }
+
+    #[test]
+    fn invalid_rust_names_are_reported_at_their_value() {
+        let m = messages(&format!(
+            "{HEAD}[blocks.B]\nid = 8\n[blocks.B.records.R]\ncode = 1\nrust_name = \"self\"\nfields = [{{ name = \"x\", rust_name = \"not ok\", kind = \"u8\" }}, {{ name = \"y\", rust_name = \"type\", kind = \"u8\" }}]\n"
+        ));
+        assert_eq!(
+            m,
+            vec![
+                "`rust_name` of field x of record R of block B is `not ok`, not a valid Rust identifier | use letters, digits and `_`, not starting with a digit",
+                "`rust_name` of record R of block B is `self`, a keyword that cannot be a raw identifier | use letters, digits and `_`, not starting with a digit",
+            ]
+        );
+    }
+
+    #[test]
+    fn toml_errors_name_what_is_duplicated_and_do_not_cascade() {
+        let mut d = Diagnostics::new();
+        load(
+            &format!("{HEAD}[blocks.B]\nid = 8\nid = 9\n[blocks.B.records.R]\ncode = 1\nfields = []\n[blocks.B.records.R]\ncode = 2\nfields = []\n"),
+            &mut d,
+        );
+        let m: Vec<String> = d
+            .list()
+            .iter()
+            .map(|d| format!("{} | {}", d.message, d.help.clone().unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            m,
+            vec![
+                "`id` is defined twice in the same table | TOML allows a key once in a table: remove one of them",
+                "table [blocks.B.records.R] is defined twice, first on line 7 | records of a block need names of their own: rename one, or merge the two tables",
+            ]
+        );
+        // Only duplicates: the other mistakes still show.
+        assert_eq!(d.sorted().len(), 2);
     }
 
     #[test]
@@ -950,15 +1219,17 @@ fields = [{{ name = \"n\", kind = \"u8\", default = 3 }}]
             "{HEAD}[blocks.B]\nid = 1\n[blocks.B.records.R]\ncode = 1\nfields = [{{ name = \"a\", kind = \"u23\" }}, {{ name = \"b\", kind = \"u8\", enum = \"E\" }}, {{ name = \"c\", kind = \"enum\" }}]\n"
         ));
         assert!(
-            m.contains(&"unknown kind `u23` in field a of record R of B | did you mean `u32`?".to_string()),
+            m.contains(
+                &"unknown kind `u23` in field a of record R of block B | did you mean `u32`?".to_string()
+            ),
             "{m:?}"
         );
         assert!(
-            m.contains(&"`enum` does not apply to the kind of field b of record R of B".to_string()),
+            m.contains(&"`enum` does not apply to the kind of field b of record R of block B".to_string()),
             "{m:?}"
         );
         assert!(
-            m.iter().any(|x| x.starts_with("kind `enum` of field c of record R of B needs `enum`")),
+            m.iter().any(|x| x.starts_with("kind `enum` of field c of record R of block B needs `enum`")),
             "{m:?}"
         );
     }
@@ -969,6 +1240,18 @@ fields = [{{ name = \"n\", kind = \"u8\", default = 3 }}]
         load("[format\nname = 1\n", &mut d);
         assert!(!d.is_empty());
         assert!(d.list()[0].message.starts_with("TOML syntax error"), "{:?}", d.list());
+    }
+
+    #[test]
+    fn syntax_errors_hide_the_rest_and_come_once_a_line() {
+        let mut d = Diagnostics::new();
+        // Three broken lines; the parser reports each `id = = 8` twice. `[format]` misses
+        // `name`, and the block its `id`, only because of the broken lines.
+        load("[format]\nmagic = \"DEMO\"\nname = \"x\nid = = 8\n[blocks.B]\nid = = 8\n", &mut d);
+        let shown: Vec<&str> = d.sorted().iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(shown.len(), 3, "one for each broken line: {shown:?}");
+        assert!(shown.iter().all(|m| m.starts_with("TOML syntax error")), "{shown:?}");
+        assert!(d.list().len() > 2, "the other diagnostics are kept but not shown");
     }
 
     #[test]

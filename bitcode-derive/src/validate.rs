@@ -23,12 +23,16 @@ pub fn validate(schema: &mut Schema, diags: &mut Diagnostics) {
     }
     let enums: HashMap<String, Enum> =
         schema.enums.iter().map(|e| (e.name.value.clone(), e.clone())).collect();
+    // Names in file order, for suggestions and lists that come out the same every build.
+    let enum_names: Vec<String> = schema.enums.iter().map(|e| e.name.value.clone()).collect();
     for f in &mut schema.flags {
-        check_flags(f, &enums, diags);
+        check_flags(f, &enums, &enum_names, diags);
     }
     let refs = Refs {
         enums: &enums,
+        enum_names,
         flags: schema.flags.iter().map(|f| f.name.value.clone()).collect(),
+        flag_defs: &schema.flags,
         groups: schema.groups.iter().map(|g| g.name.value.clone()).collect(),
     };
     for g in &mut schema.groups {
@@ -45,13 +49,38 @@ pub fn validate(schema: &mut Schema, diags: &mut Diagnostics) {
 /// The names fields may refer to.
 struct Refs<'e> {
     enums: &'e HashMap<String, Enum>,
+    enum_names: Vec<String>,
     flags: Vec<String>,
+    flag_defs: &'e [Flags],
     groups: Vec<String>,
+}
+
+/// True when `name` can name a generated item: a valid identifier (`r#` allowed) that is
+/// no keyword without a raw form (`self`, `Self`, `super`, `crate`).
+pub fn is_rust_ident(name: &str) -> bool {
+    let bare = name.strip_prefix("r#").unwrap_or(name);
+    is_valid_ident(name) && !matches!(bare, "self" | "Self" | "super" | "crate")
+}
+
+/// A code for an item whose own code is missing, invalid or taken (reported already): the
+/// highest one not in `used`, so that the item is still generated without a clash.
+fn free_code(used: &mut HashSet<u64>, max: u64) -> u64 {
+    let mut code = max;
+    while used.contains(&code) {
+        code -= 1;
+    }
+    used.insert(code);
+    code
+}
+
+/// [`free_code`] for a `u32` (block ids, record codes).
+fn free_u32(used: &mut HashSet<u64>) -> u32 {
+    free_code(used, u32::MAX.into()) as u32
 }
 
 /// Reports an invalid Rust name and returns a placeholder for it.
 fn check_ident(name: &mut String, span: &Span, what: &str, fallback: &str, diags: &mut Diagnostics) {
-    if !is_valid_ident(name) {
+    if !is_rust_ident(name) {
         diags.error_with_help(
             span.clone(),
             format!("{what} gives the Rust name `{name}`, which is not a valid identifier"),
@@ -111,6 +140,9 @@ fn check_enum(e: &mut Enum, diags: &mut Diagnostics) {
     }
     let mut codes: HashMap<u64, String> = HashMap::new();
     let mut rust: HashMap<String, String> = HashMap::new();
+    // The loader gives a value without a valid code a placeholder at its name's span.
+    let mut used: HashSet<u64> =
+        e.values.iter().filter(|v| v.code.span != v.name.span).map(|v| v.code.value).collect();
     let mut n = 0;
     e.values.retain_mut(|v| {
         n += 1;
@@ -132,23 +164,26 @@ fn check_enum(e: &mut Enum, diags: &mut Diagnostics) {
             );
             return false;
         }
-        if let Some(other) = codes.get(&v.code.value) {
-            diags.error_with_help(
-                v.code.span.clone(),
-                format!("value {} of {what} has code {}, like {other}", v.name.value, v.code.value),
-                "each value needs its own code; obsolete codes go in `aliases`",
-            );
-            return false;
-        }
         if let Some(other) = rust.get(&v.rust_name) {
-            diags.error(
+            diags.error_with_help(
                 v.name.span.clone(),
                 format!(
                     "value {} of {what} would be the variant `{}`, like {other}",
                     v.name.value, v.rust_name
                 ),
+                "set `rust_name` on one of them: { value = N, rust_name = \"OtherName\" }",
             );
             return false;
+        }
+        if v.code.span == v.name.span {
+            v.code.value = free_code(&mut used, u64::MAX);
+        } else if let Some(other) = codes.get(&v.code.value) {
+            diags.error_with_help(
+                v.code.span.clone(),
+                format!("value {} of {what} has code {}, like {other}", v.name.value, v.code.value),
+                "each value needs its own code; obsolete codes go in `aliases`",
+            );
+            v.code.value = free_code(&mut used, u64::MAX);
         }
         codes.insert(v.code.value, v.name.value.clone());
         rust.insert(v.rust_name.clone(), v.name.value.clone());
@@ -189,7 +224,7 @@ fn check_enum(e: &mut Enum, diags: &mut Diagnostics) {
     });
 }
 
-fn check_flags(f: &mut Flags, enums: &HashMap<String, Enum>, diags: &mut Diagnostics) {
+fn check_flags(f: &mut Flags, enums: &HashMap<String, Enum>, enum_names: &[String], diags: &mut Diagnostics) {
     let what = format!("flags {}", f.name.value);
     let mut taken: Vec<(std::ops::Range<u32>, String)> = Vec::new();
     let mut rust = HashSet::new();
@@ -198,6 +233,24 @@ fn check_flags(f: &mut Flags, enums: &HashMap<String, Enum>, diags: &mut Diagnos
         n += 1;
         let fwhat = format!("flag {} of {what}", field.name.value);
         check_ident(&mut field.rust_name, &field.name.span, &fwhat, &format!("invalid_{n}"), diags);
+        if field.rust_name == "other_bits" {
+            diags.error_with_help(
+                field.name.span.clone(),
+                format!("{fwhat} would be named `other_bits`, which holds the set bits no flag names"),
+                "set `rust_name` to another name",
+            );
+            return false;
+        }
+        if !rust.insert(field.rust_name.clone()) {
+            diags.error_with_help(
+                field.name.span.clone(),
+                format!("{fwhat} would be the field `{}` twice", field.rust_name),
+                "set `rust_name` on one of them",
+            );
+            return false;
+        }
+        // The loader gives a flag without valid bits a placeholder at its name's span.
+        let placeholder = field.bits.span == field.name.span;
         let bits = field.bits.value.clone();
         if bits.start >= bits.end || bits.end > 64 {
             diags.error_with_help(
@@ -205,28 +258,36 @@ fn check_flags(f: &mut Flags, enums: &HashMap<String, Enum>, diags: &mut Diagnos
                 format!("{fwhat} covers bits {}..{}, outside a 64-bit word", bits.start, bits.end),
                 "flag bits are numbered 0 to 63",
             );
-            return false;
-        }
-        if let Some((_, other)) = taken.iter().find(|(r, _)| r.start < bits.end && bits.start < r.end) {
-            diags.error(field.bits.span.clone(), format!("{fwhat} overlaps flag {other}"));
-            return false;
-        }
-        if field.rust_name == "other_bits" || !rust.insert(field.rust_name.clone()) {
-            diags.error(
-                field.name.span.clone(),
-                format!("{fwhat} would be the field `{}` twice", field.rust_name),
-            );
-            return false;
+            field.bits.value = 0..1;
+        } else if !placeholder {
+            let overlap = taken.iter().find(|(r, _)| r.start < bits.end && bits.start < r.end);
+            if let Some((r, other)) = overlap {
+                // Overlapping flags still decode (each reads its own bits): kept.
+                diags.error_with_help(
+                    field.bits.span.clone(),
+                    format!("{fwhat} ({}) overlaps flag {other} ({})", show_bits(&bits), show_bits(r)),
+                    "each bit belongs to one flag at most: make the ranges disjoint",
+                );
+            }
+            taken.push((bits, field.name.value.clone()));
         }
         if let Some(e) = &field.enumeration {
             if !enums.contains_key(&e.value) {
-                undefined(diags, e, "enum", &enums.keys().map(String::as_str).collect::<Vec<_>>());
+                undefined(diags, e, "enum", &enum_names.iter().map(String::as_str).collect::<Vec<_>>());
                 field.enumeration = None;
             }
         }
-        taken.push((bits, field.name.value.clone()));
         true
     });
+}
+
+/// `bit 3` or `bits 2..8`.
+fn show_bits(r: &std::ops::Range<u32>) -> String {
+    if r.end == r.start + 1 {
+        format!("bit {}", r.start)
+    } else {
+        format!("bits {}..{}", r.start, r.end)
+    }
 }
 
 fn undefined(diags: &mut Diagnostics, name: &Spanned<String>, what: &str, known: &[&str]) {
@@ -242,18 +303,31 @@ fn check_group(g: &mut Group, refs: &Refs<'_>, diags: &mut Diagnostics) {
     let what = format!("group {}", g.name.value);
     let mut tags: HashMap<u64, String> = HashMap::new();
     let mut rust = HashSet::new();
+    // The loader gives a variant without a valid tag a placeholder at its name's span.
+    let mut used: HashSet<u64> =
+        g.variants.iter().filter(|v| v.tag.span != v.name.span).map(|v| v.tag.value).collect();
     let mut n = 0;
     g.variants.retain_mut(|v| {
         n += 1;
         let vwhat = format!("variant {} of {what}", v.name.value);
         check_ident(&mut v.rust_name, &v.name.span, &vwhat, &format!("Invalid{n}"), diags);
-        if let Some(other) = tags.get(&v.tag.value) {
-            diags.error(v.tag.span.clone(), format!("{vwhat} has tag {}, like {other}", v.tag.value));
+        if !rust.insert(v.rust_name.clone()) {
+            diags.error_with_help(
+                v.name.span.clone(),
+                format!("{vwhat} would be the variant `{}` twice", v.rust_name),
+                "set `rust_name` on one of them",
+            );
             return false;
         }
-        if !rust.insert(v.rust_name.clone()) {
-            diags.error(v.name.span.clone(), format!("{vwhat} would be the variant `{}` twice", v.rust_name));
-            return false;
+        if v.tag.span == v.name.span {
+            v.tag.value = free_code(&mut used, u64::MAX);
+        } else if let Some(other) = tags.get(&v.tag.value) {
+            diags.error_with_help(
+                v.tag.span.clone(),
+                format!("{vwhat} has tag {}, like {other}", v.tag.value),
+                "the tag selects the variant: each variant needs its own",
+            );
+            v.tag.value = free_code(&mut used, u64::MAX);
         }
         tags.insert(v.tag.value, v.name.value.clone());
         for f in &mut v.fields {
@@ -274,76 +348,94 @@ fn check_group(g: &mut Group, refs: &Refs<'_>, diags: &mut Diagnostics) {
 fn check_blocks(blocks: &mut Vec<Block>, diags: &mut Diagnostics) {
     let mut ids: HashMap<u32, String> = HashMap::new();
     let mut modules: HashMap<String, String> = HashMap::new();
+    // The loader gives a block without a valid id a placeholder at its name's span. A block
+    // whose id is a placeholder, BLOCKINFO's or taken gets a free id: its module is still
+    // generated, so code that uses it sees no follow-on errors.
+    let mut used: HashSet<u64> =
+        blocks.iter().filter(|b| b.id.span != b.name.span).map(|b| u64::from(b.id.value)).collect();
+    used.insert(0);
     let mut n = 0;
     blocks.retain_mut(|b| {
         n += 1;
         let what = format!("block {}", b.name.value);
         check_ident(&mut b.module_name, &b.name.span, &what, &format!("invalid_block_{n}"), diags);
-        if b.id.value == 0 {
+        if let Some(other) = modules.get(&b.module_name) {
+            diags.error_with_help(
+                b.name.span.clone(),
+                format!("{what} would be the module `{}`, like block {other}", b.module_name),
+                "rename one of them: block names must differ in more than case and `_`",
+            );
+            return false;
+        }
+        if b.id.span == b.name.span {
+            b.id.value = free_u32(&mut used);
+        } else if b.id.value == 0 {
             diags.error_with_help(
                 b.id.span.clone(),
                 format!("{what} has id 0, the BLOCKINFO block's"),
                 "the reader handles BLOCKINFO itself; give the block another id",
             );
-            return false;
-        }
-        if let Some(other) = ids.get(&b.id.value) {
-            diags.error(b.id.span.clone(), format!("{what} has id {}, like block {other}", b.id.value));
-            return false;
-        }
-        if let Some(other) = modules.get(&b.module_name) {
+            b.id.value = free_u32(&mut used);
+        } else if let Some(other) = ids.get(&b.id.value) {
             diags.error_with_help(
-                b.name.span.clone(),
-                format!("{what} would be the module `{}`, like block {other}", b.module_name),
-                "block names must differ in more than case and underscores",
+                b.id.span.clone(),
+                format!("{what} has id {}, like block {other}", b.id.value),
+                "each block needs its own id",
             );
-            return false;
+            b.id.value = free_u32(&mut used);
         }
         ids.insert(b.id.value, b.name.value.clone());
         modules.insert(b.module_name.clone(), b.name.value.clone());
-        let mut codes: HashMap<u32, String> = HashMap::new();
-        let mut rust: HashMap<String, String> = HashMap::new();
-        let mut m = 0;
-        b.records.retain_mut(|r| {
-            m += 1;
-            let rwhat = format!("record {} of {what}", r.name.value);
-            check_ident(&mut r.rust_name, &r.name.span, &rwhat, &format!("InvalidRecord{m}"), diags);
-            if RESERVED_RECORDS.contains(&r.rust_name.as_str()) {
-                diags.error_with_help(
-                    r.name.span.clone(),
-                    format!(
-                        "{rwhat} would be named `{}`, which the generated block module uses",
-                        r.rust_name
-                    ),
-                    "set `rust_name` to another name",
-                );
-                return false;
-            }
-            if let Some(other) = codes.get(&r.code.value) {
-                diags.error(
-                    r.code.span.clone(),
-                    format!("{rwhat} has code {}, like record {other}", r.code.value),
-                );
-                return false;
-            }
-            if let Some(other) = rust.get(&r.rust_name) {
-                diags.error_with_help(
-                    r.name.span.clone(),
-                    format!("{rwhat} would be the struct `{}`, like record {other}", r.rust_name),
-                    "set `rust_name` on one of them",
-                );
-                return false;
-            }
-            codes.insert(r.code.value, r.name.value.clone());
-            rust.insert(r.rust_name.clone(), r.name.value.clone());
-            true
-        });
+        check_records(&mut b.records, &what, diags);
+        true
+    });
+}
+
+/// The records of one block: Rust names, reserved names and codes, like blocks.
+fn check_records(records: &mut Vec<RecordDef>, block: &str, diags: &mut Diagnostics) {
+    let mut codes: HashMap<u32, String> = HashMap::new();
+    let mut rust: HashMap<String, String> = HashMap::new();
+    let mut used: HashSet<u64> =
+        records.iter().filter(|r| r.code.span != r.name.span).map(|r| u64::from(r.code.value)).collect();
+    let mut m = 0;
+    records.retain_mut(|r| {
+        m += 1;
+        let rwhat = format!("record {} of {block}", r.name.value);
+        check_ident(&mut r.rust_name, &r.name.span, &rwhat, &format!("InvalidRecord{m}"), diags);
+        if RESERVED_RECORDS.contains(&r.rust_name.as_str()) {
+            diags.error_with_help(
+                r.name.span.clone(),
+                format!("{rwhat} would be named `{}`, which the generated block module uses", r.rust_name),
+                "set `rust_name` to another name",
+            );
+            return false;
+        }
+        if let Some(other) = rust.get(&r.rust_name) {
+            diags.error_with_help(
+                r.name.span.clone(),
+                format!("{rwhat} would be the struct `{}`, like record {other}", r.rust_name),
+                "set `rust_name` on one of them",
+            );
+            return false;
+        }
+        if r.code.span == r.name.span {
+            r.code.value = free_u32(&mut used);
+        } else if let Some(other) = codes.get(&r.code.value) {
+            diags.error_with_help(
+                r.code.span.clone(),
+                format!("{rwhat} has code {}, like record {other}", r.code.value),
+                "each record of a block needs its own code",
+            );
+            r.code.value = free_u32(&mut used);
+        }
+        codes.insert(r.code.value, r.name.value.clone());
+        rust.insert(r.rust_name.clone(), r.name.value.clone());
         true
     });
 }
 
 fn check_record(r: &mut RecordDef, block: &str, refs: &Refs<'_>, diags: &mut Diagnostics) {
-    let what = format!("record {} of {block}", r.name.value);
+    let what = format!("record {} of block {block}", r.name.value);
     for layout in &mut r.layouts {
         check_fields(&mut layout.fields, &what, refs, diags);
     }
@@ -353,14 +445,23 @@ fn check_record(r: &mut RecordDef, block: &str, refs: &Refs<'_>, diags: &mut Dia
 fn check_layouts(r: &mut RecordDef, what: &str, diags: &mut Diagnostics) {
     if r.layouts.len() <= 1 {
         if let Some(l) = r.layouts.first() {
-            if l.versions.value != (0..u64::MAX) {
+            let v = &l.versions.value;
+            let mut left_out = Vec::new();
+            if v.start > 0 {
+                left_out.push(show_versions(&(0..v.start)));
+            }
+            if v.end != u64::MAX {
+                left_out.push(show_versions(&(v.end..u64::MAX)));
+            }
+            if !left_out.is_empty() {
                 diags.error_with_help(
                     l.versions.span.clone(),
                     format!(
-                        "the layouts of {what} leave out versions: only {} is covered",
-                        show_range(&l.versions.value)
+                        "the only layout of {what} covers {}, leaving out {}",
+                        show_versions(v),
+                        left_out.join(" and ")
                     ),
-                    "give layouts for every version from 0 up, the last one open (\"N..\")",
+                    "give layouts for every version from 0 up, the last one open (\"N..\"), or use `fields`",
                 );
             }
         }
@@ -370,20 +471,31 @@ fn check_layouts(r: &mut RecordDef, what: &str, diags: &mut Diagnostics) {
     let mut order: Vec<usize> = (0..r.layouts.len()).collect();
     order.sort_by_key(|&i| r.layouts.get(i).map_or(0, |l| l.versions.value.start));
     let mut next = 0u64;
+    // The layout that reaches furthest so far (the one a later layout overlaps).
+    let mut furthest: Option<&std::ops::Range<u64>> = None;
     for &i in &order {
         let Some(l) = r.layouts.get(i) else { continue };
         let v = &l.versions.value;
         if v.start > next {
             diags.error_with_help(
                 l.versions.span.clone(),
-                format!("the layouts of {what} leave out versions {}", show_range(&(next..v.start))),
-                "give a layout for every version from 0 up",
+                format!("the layouts of {what} leave out {}", show_versions(&(next..v.start))),
+                "give a layout for every version from 0 up: let each range begin where the one before ends",
             );
-        } else if v.start < next {
-            diags.error(
+        } else if let Some(other) = furthest.filter(|_| v.start < next) {
+            diags.error_with_help(
                 l.versions.span.clone(),
-                format!("layout {} of {what} overlaps another layout", show_range(v)),
+                format!(
+                    "layout {} of {what} overlaps layout {}: both cover {}",
+                    show_range(v),
+                    show_range(other),
+                    show_versions(&(v.start..next.min(v.end)))
+                ),
+                "each version has one layout: let each range begin where the one before ends",
             );
+        }
+        if v.end > next || furthest.is_none() {
+            furthest = Some(v);
         }
         next = next.max(v.end);
     }
@@ -391,9 +503,23 @@ fn check_layouts(r: &mut RecordDef, what: &str, diags: &mut Diagnostics) {
         if let Some(l) = order.last().and_then(|&i| r.layouts.get(i)) {
             diags.error_with_help(
                 l.versions.span.clone(),
-                format!("the layouts of {what} leave out versions from {next} on"),
+                format!("the layouts of {what} leave out versions {next}.."),
                 "end the last layout open (\"N..\")",
             );
+        }
+    }
+    // A field whose kind was already reported (now `Invalid`) is a raw operand in every
+    // layout, so that the struct keeps one type and no second error follows.
+    let invalid: HashSet<String> = r
+        .layouts
+        .iter()
+        .flat_map(|l| &l.fields)
+        .filter(|f| f.kind.value == Kind::Invalid)
+        .map(|f| f.name.value.clone())
+        .collect();
+    for f in r.layouts.iter_mut().flat_map(|l| &mut l.fields) {
+        if invalid.contains(&f.name.value) {
+            f.kind.value = Kind::Invalid;
         }
     }
     // A name in two layouts must be the same field.
@@ -420,6 +546,15 @@ fn check_layouts(r: &mut RecordDef, what: &str, diags: &mut Diagnostics) {
 /// Kinds compared without their spans.
 fn same_kind(a: &Kind, b: &Kind) -> bool {
     a.clone_without_spans() == b.clone_without_spans()
+}
+
+/// `version 2`, `versions 2..5` or `versions 2..`.
+fn show_versions(r: &std::ops::Range<u64>) -> String {
+    if r.end == r.start + 1 {
+        format!("version {}", r.start)
+    } else {
+        format!("versions {}", show_range(r))
+    }
 }
 
 fn show_range(r: &std::ops::Range<u64>) -> String {
@@ -450,7 +585,11 @@ fn check_fields(fields: &mut Vec<Field>, owner: &str, refs: &Refs<'_>, diags: &m
             return false;
         }
         if let Some(other) = names.get(&f.rust_name) {
-            diags.error(f.name.span.clone(), format!("{fwhat} would be the field `{}`, like field {other}", f.rust_name));
+            diags.error_with_help(
+                f.name.span.clone(),
+                format!("{fwhat} would be the field `{}`, like field {other}", f.rust_name),
+                "set `rust_name` on one of them",
+            );
             return false;
         }
         names.insert(f.rust_name.clone(), f.name.value.clone());
@@ -482,7 +621,7 @@ fn check_fields(fields: &mut Vec<Field>, owner: &str, refs: &Refs<'_>, diags: &m
 }
 
 fn check_references(kind: &mut Spanned<Kind>, refs: &Refs<'_>, diags: &mut Diagnostics) {
-    let enums: Vec<&str> = refs.enums.keys().map(String::as_str).collect();
+    let enums: Vec<&str> = refs.enum_names.iter().map(String::as_str).collect();
     let ok = match &mut kind.value {
         Kind::Enum(name) => {
             refs.enums.contains_key(&name.value) || {
@@ -515,28 +654,168 @@ fn check_references(kind: &mut Spanned<Kind>, refs: &Refs<'_>, diags: &mut Diagn
 
 fn check_presence(f: &mut Field, what: &str, refs: &Refs<'_>, diags: &mut Diagnostics) {
     let Presence::Default(d) = &f.presence else { return };
-    let fits = match (&f.kind.value, &d.value) {
-        (Kind::Unsigned(bits), DefaultValue::Int(n)) => {
-            *n >= 0 && (*bits >= 64 && *n <= u64::MAX as i128 || *n < 1i128 << *bits)
-        }
-        (Kind::Signed, DefaultValue::Int(n)) => *n >= i64::MIN as i128 && *n <= i64::MAX as i128,
-        (Kind::Value | Kind::Relative | Kind::SignedRelative | Kind::Type, DefaultValue::Int(n)) => {
-            *n >= 0 && *n <= u32::MAX as i128
-        }
-        (Kind::Bool, DefaultValue::Bool(_)) => true,
-        (Kind::Enum(e), DefaultValue::Variant(v)) => {
-            refs.enums.get(&e.value).is_some_and(|e| e.values.iter().any(|x| &x.name.value == v))
-        }
-        (Kind::Invalid, _) => true,
-        _ => false,
+    let kind = &f.kind.value;
+    let shown = match &d.value {
+        DefaultValue::Int(n) => n.to_string(),
+        DefaultValue::Bool(b) => b.to_string(),
+        DefaultValue::Variant(v) => format!("\"{v}\""),
     };
-    if !fits {
-        diags.error_with_help(
-            d.span.clone(),
-            format!("the `default` of {what} does not fit its kind"),
-            "integers for numeric kinds (within range), true/false for bool, a value name for enum",
-        );
+    let int = |lo: i128, hi: i128| match &d.value {
+        DefaultValue::Int(n) if (lo..=hi).contains(n) => Ok(()),
+        DefaultValue::Int(n) => Err((
+            format!("`default` of {what} is {n}, out of range for kind `{}` ({lo} to {hi})", kind_name(kind)),
+            format!("give an integer from {lo} to {hi}"),
+        )),
+        _ => Err((
+            format!("`default` of {what} is {shown}, but the field is of kind `{}`", kind_name(kind)),
+            format!("give an integer from {lo} to {hi}"),
+        )),
+    };
+    // What the emitter can write as a literal: the operand value the record would have had,
+    // or for `bool` and `enum` also `true`/`false` and a value name.
+    let checked = match kind {
+        Kind::Unsigned(bits) => int(0, (1i128 << bits) - 1),
+        Kind::Signed => int(i64::MIN.into(), i64::MAX.into()),
+        Kind::Value | Kind::Relative | Kind::SignedRelative | Kind::Type => int(0, u32::MAX.into()),
+        Kind::OptionalIndex => int(0, i128::from(u32::MAX) + 1),
+        Kind::Align => int(0, 64),
+        Kind::Bool => match &d.value {
+            DefaultValue::Bool(_) | DefaultValue::Int(0 | 1) => Ok(()),
+            _ => Err((
+                format!("`default` of {what} is {shown}, but the field is of kind `bool`"),
+                "give true or false".to_string(),
+            )),
+        },
+        Kind::Enum(e) => match refs.enums.get(&e.value) {
+            Some(e) => enum_default(e, &d.value, what),
+            None => Ok(()),
+        },
+        Kind::Flags(name) => match refs.flag_defs.iter().find(|f| f.name.value == name.value) {
+            Some(flags) => flags_default(flags, refs, &d.value, &shown, what),
+            None => Ok(()),
+        },
+        Kind::Invalid => Ok(()),
+        Kind::ValueType
+        | Kind::String
+        | Kind::CString
+        | Kind::Blob
+        | Kind::Array(_)
+        | Kind::CountedArray(_)
+        | Kind::Group(_) => Err((
+            format!("{what} has a `default`, which kind `{}` cannot have", kind_name(kind)),
+            "make it `optional = true` instead".to_string(),
+        )),
+    };
+    if let Err((message, help)) = checked {
+        diags.error_with_help(d.span.clone(), message, help);
         f.presence = Presence::Optional;
+    }
+}
+
+/// A `default` of an enum field: a value name, or a code the enum decodes.
+fn enum_default(e: &Enum, v: &DefaultValue, what: &str) -> Result<(), (String, String)> {
+    let names: Vec<&str> = e.values.iter().map(|x| x.name.value.as_str()).collect();
+    let values_help = |word: &str| match nearest(word, &names) {
+        Some(n) => format!("did you mean `{n}`?"),
+        None => format!("the values of enum {} are: {}", e.name.value, names.join(", ")),
+    };
+    match v {
+        DefaultValue::Variant(name) if names.contains(&name.as_str()) => Ok(()),
+        DefaultValue::Variant(name) => Err((
+            format!("`default` of {what} names `{name}`, which is not a value of enum {}", e.name.value),
+            values_help(name),
+        )),
+        DefaultValue::Int(n) => {
+            let decodes = u64::try_from(*n).is_ok_and(|code| {
+                !matches!(e.unknown, UnknownPolicy::Error)
+                    || e.values.iter().any(|x| x.code.value == code)
+                    || e.aliases.iter().any(|a| a.code.value == code)
+            });
+            if decodes {
+                Ok(())
+            } else {
+                Err((
+                    format!("`default` of {what} is {n}, which is no code of enum {}", e.name.value),
+                    format!("give a value name or code: {}", values_list(e)),
+                ))
+            }
+        }
+        DefaultValue::Bool(b) => Err((
+            format!("`default` of {what} is {b}, but the field is of enum {}", e.name.value),
+            format!("give a value name or code: {}", values_list(e)),
+        )),
+    }
+}
+
+/// `a = 0, b = 1`: an enum's values and codes.
+fn values_list(e: &Enum) -> String {
+    e.values.iter().map(|v| format!("{} = {}", v.name.value, v.code.value)).collect::<Vec<_>>().join(", ")
+}
+
+/// A `default` of a flags field: the flag word, whose enum parts must decode.
+fn flags_default(
+    flags: &Flags,
+    refs: &Refs<'_>,
+    v: &DefaultValue,
+    shown: &str,
+    what: &str,
+) -> Result<(), (String, String)> {
+    let DefaultValue::Int(n) = v else {
+        return Err((
+            format!("`default` of {what} is {shown}, but the field is of flags {}", flags.name.value),
+            "give the flag word as an integer".to_string(),
+        ));
+    };
+    let Ok(word) = u64::try_from(*n) else {
+        return Err((
+            format!("`default` of {what} is {n}, out of range for a flag word (0 to {})", u64::MAX),
+            "give the flag word as an integer".to_string(),
+        ));
+    };
+    for field in &flags.fields {
+        let Some(e) = field.enumeration.as_ref().and_then(|e| refs.enums.get(&e.value)) else { continue };
+        let r = &field.bits.value;
+        let code = (word >> r.start) & (u64::MAX >> (64 - (r.end - r.start)));
+        if enum_default(e, &DefaultValue::Int(code.into()), what).is_err() {
+            return Err((
+                format!(
+                    "`default` of {what} is {n}, whose flag {} ({}) is {code}, no code of enum {}",
+                    field.name.value,
+                    show_bits(r),
+                    e.name.value
+                ),
+                format!("the codes of enum {}: {}", e.name.value, values_list(e)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The schema spelling of a kind.
+fn kind_name(k: &Kind) -> &'static str {
+    match k {
+        Kind::Unsigned(8) => "u8",
+        Kind::Unsigned(16) => "u16",
+        Kind::Unsigned(32) => "u32",
+        Kind::Unsigned(_) => "u64",
+        Kind::Bool => "bool",
+        Kind::Signed => "signed",
+        Kind::Enum(_) => "enum",
+        Kind::Flags(_) => "flags",
+        Kind::Value => "value",
+        Kind::Relative => "relative",
+        Kind::SignedRelative => "signed_relative",
+        Kind::ValueType => "value_type",
+        Kind::Type => "type",
+        Kind::OptionalIndex => "optional_index",
+        Kind::Align => "align",
+        Kind::String => "string",
+        Kind::CString => "cstring",
+        Kind::Blob => "blob",
+        Kind::Array(_) => "array",
+        Kind::CountedArray(_) => "counted_array",
+        Kind::Group(_) => "group",
+        Kind::Invalid => "?",
     }
 }
 
@@ -591,12 +870,79 @@ mod tests {
         let (s, m) = check(
             "[blocks.A]\nid = 8\n[blocks.B]\nid = 8\n[blocks.C]\nid = 9\n[blocks.C.records.X]\ncode = 1\nfields = []\n[blocks.C.records.Y]\ncode = 1\nfields = []\n[enums.E]\nvalues = { a = 0, b = 0 }\n",
         );
-        assert!(m.contains(&"block B has id 8, like block A".to_string()), "{m:?}");
-        assert!(m.contains(&"record Y of block C has code 1, like record X".to_string()), "{m:?}");
+        assert!(
+            m.contains(&"block B has id 8, like block A | each block needs its own id".to_string()),
+            "{m:?}"
+        );
+        assert!(
+            m.contains(
+                &"record Y of block C has code 1, like record X | each record of a block needs its own code"
+                    .to_string()
+            ),
+            "{m:?}"
+        );
         assert!(m.iter().any(|x| x.starts_with("value b of enum E has code 0, like a")), "{m:?}");
-        assert_eq!(s.blocks.len(), 2);
-        assert_eq!(s.blocks[1].records.len(), 1);
-        assert_eq!(s.enums[0].values.len(), 1);
+        // Kept, with free codes, so that their types are still generated.
+        assert_eq!(s.blocks.len(), 3);
+        assert_eq!(s.blocks[1].id.value, u32::MAX);
+        assert_eq!(s.blocks[2].records[1].code.value, u32::MAX);
+        assert_eq!(s.enums[0].values[1].code.value, u64::MAX);
+    }
+
+    #[test]
+    fn duplicate_names_are_dropped() {
+        let (s, m) = check(
+            "[blocks.MODULE_BLOCK]\nid = 8\n[blocks.module_block]\nid = 9\n[blocks.MODULE_BLOCK.records.GLOBAL_VAR]\ncode = 1\nfields = []\n[blocks.MODULE_BLOCK.records.global_var]\ncode = 2\nfields = []\n",
+        );
+        assert_eq!(
+            m,
+            vec![
+                "record global_var of block MODULE_BLOCK would be the struct `GlobalVar`, like record GLOBAL_VAR | set `rust_name` on one of them",
+                "block module_block would be the module `module_block`, like block MODULE_BLOCK | rename one of them: block names must differ in more than case and `_`",
+            ]
+        );
+        assert_eq!(s.blocks.len(), 1);
+        assert_eq!(s.blocks[0].records.len(), 1);
+    }
+
+    #[test]
+    fn placeholders_get_free_codes_without_messages() {
+        let mut d = Diagnostics::new();
+        let mut s = load(
+            &format!("{HEAD}[blocks.A]\nid = 4294967295\n[blocks.B]\n[blocks.C]\n[blocks.C.records.X]\nfields = []\n[blocks.C.records.Y]\nfields = []\n"),
+            &mut d,
+        );
+        let loaded = d.list().len();
+        validate(&mut s, &mut d);
+        assert_eq!(d.list().len(), loaded, "no message beyond the loader's: {:?}", d.list());
+        let ids: Vec<u32> = s.blocks.iter().map(|b| b.id.value).collect();
+        assert_eq!(ids, [u32::MAX, u32::MAX - 1, u32::MAX - 2]);
+        let codes: Vec<u32> = s.blocks[2].records.iter().map(|r| r.code.value).collect();
+        assert_eq!(codes, [u32::MAX, u32::MAX - 1]);
+    }
+
+    #[test]
+    fn defaults_are_checked_against_their_kind() {
+        let (s, m) = check(
+            "[enums.E]\nvalues = { a = 0, b = 1 }\n[flags.F]\nfields = { e = { bits = \"0..2\", enum = \"E\" } }\n[blocks.B]\nid = 8\n[blocks.B.records.R]\ncode = 1\nfields = [\n{ name = \"a\", kind = \"u8\", default = 255 },\n{ name = \"b\", kind = \"u8\", default = 256 },\n{ name = \"c\", kind = \"bool\", default = 1 },\n{ name = \"d\", kind = \"bool\", default = \"yes\" },\n{ name = \"e\", kind = \"enum\", enum = \"E\", default = \"bb\" },\n{ name = \"f\", kind = \"enum\", enum = \"E\", default = 1 },\n{ name = \"g\", kind = \"enum\", enum = \"E\", default = 2 },\n{ name = \"h\", kind = \"flags\", flags = \"F\", default = 1 },\n{ name = \"i\", kind = \"flags\", flags = \"F\", default = 3 },\n{ name = \"j\", kind = \"align\", default = 4 },\n{ name = \"k\", kind = \"string\", default = 0 },\n]\n",
+        );
+        assert_eq!(
+            m,
+            vec![
+                "`default` of field b of record R of block B is 256, out of range for kind `u8` (0 to 255) | give an integer from 0 to 255",
+                "`default` of field d of record R of block B is \"yes\", but the field is of kind `bool` | give true or false",
+                "`default` of field e of record R of block B names `bb`, which is not a value of enum E | did you mean `b`?",
+                "`default` of field g of record R of block B is 2, which is no code of enum E | give a value name or code: a = 0, b = 1",
+                "`default` of field i of record R of block B is 3, whose flag e (bits 0..2) is 3, no code of enum E | the codes of enum E: a = 0, b = 1",
+                "field k of record R of block B has a `default`, which kind `string` cannot have | make it `optional = true` instead",
+            ]
+        );
+        let presence: Vec<bool> = s.blocks[0].records[0].layouts[0]
+            .fields
+            .iter()
+            .map(|f| matches!(f.presence, Presence::Default(_)))
+            .collect();
+        assert_eq!(presence, [true, false, true, false, false, true, false, true, false, true, false]);
     }
 
     #[test]
@@ -614,13 +960,14 @@ mod tests {
             "[blocks.B]\nid = 8\n[blocks.B.records.R]\ncode = 1\nfields = [{ name = \"a\", kind = \"u8\", optional = true }, { name = \"b\", kind = \"u8\" }, { name = \"s\", kind = \"array\", of = \"u8\", optional = true }, { name = \"c\", kind = \"u8\", optional = true }]\n",
         );
         assert!(
-            m.iter().any(|x| x
-                .starts_with("field b of record R of B is required, but comes after the optional field a")),
+            m.iter().any(|x| x.starts_with(
+                "field b of record R of block B is required, but comes after the optional field a"
+            )),
             "{m:?}"
         );
         assert!(
             m.iter().any(|x| x.starts_with(
-                "field c of record R of B comes after field s, which takes every remaining operand"
+                "field c of record R of block B comes after field s, which takes every remaining operand"
             )),
             "{m:?}"
         );
@@ -628,19 +975,31 @@ mod tests {
 
     #[test]
     fn bit_fields_and_layouts() {
-        let (_, m) = check(
-            "[flags.F]\nfields = { a = { bits = \"0..4\" }, b = { bit = 3 }, c = { bits = \"60..65\" } }\n[blocks.B]\nid = 8\n[blocks.B.records.R]\ncode = 1\n[[blocks.B.records.R.layouts]]\nversions = \"0..2\"\nfields = []\n[[blocks.B.records.R.layouts]]\nversions = \"3..\"\nfields = []\n[blocks.B.records.S]\ncode = 2\n[[blocks.B.records.S.layouts]]\nversions = \"0..2\"\nfields = []\n[[blocks.B.records.S.layouts]]\nversions = \"1..\"\nfields = []\n",
+        let (s, m) = check(
+            "[flags.F]\nfields = { a = { bits = \"0..4\" }, b = { bit = 3 }, c = { bits = \"2..8\" }, d = { bit = 8 } }\n[blocks.B]\nid = 8\n[blocks.B.records.R]\ncode = 1\n[[blocks.B.records.R.layouts]]\nversions = \"0..2\"\nfields = []\n[[blocks.B.records.R.layouts]]\nversions = \"3..\"\nfields = []\n[blocks.B.records.S]\ncode = 2\n[[blocks.B.records.S.layouts]]\nversions = \"0..3\"\nfields = []\n[[blocks.B.records.S.layouts]]\nversions = \"1..\"\nfields = []\n",
         );
-        assert!(m.contains(&"flag b of flags F overlaps flag a".to_string()), "{m:?}");
+        let overlap = " | each bit belongs to one flag at most: make the ranges disjoint";
         assert!(
-            m.iter().any(|x| x.starts_with("flag c of flags F covers bits 60..65, outside a 64-bit word")),
+            m.contains(&format!("flag b of flags F (bit 3) overlaps flag a (bits 0..4){overlap}")),
             "{m:?}"
         );
         assert!(
-            m.iter().any(|x| x.starts_with("the layouts of record R of B leave out versions 2 |")),
+            m.contains(&format!("flag c of flags F (bits 2..8) overlaps flag a (bits 0..4){overlap}")),
             "{m:?}"
         );
-        assert!(m.contains(&"layout 1.. of record S of B overlaps another layout".to_string()), "{m:?}");
+        assert_eq!(m.iter().filter(|x| x.starts_with("flag")).count(), 2, "{m:?}");
+        // Overlapping flags still decode: kept.
+        assert_eq!(s.flags[0].fields.len(), 4);
+        assert!(
+            m.iter().any(|x| x.starts_with("the layouts of record R of block B leave out version 2 |")),
+            "{m:?}"
+        );
+        assert!(
+            m.iter().any(|x| x.starts_with(
+                "layout 1.. of record S of block B overlaps layout 0..3: both cover versions 1..3 |"
+            )),
+            "{m:?}"
+        );
     }
 
     #[test]
@@ -652,8 +1011,19 @@ mod tests {
         assert_eq!(fields[0].rust_name, "r#type");
         assert_eq!(m.len(), 1, "{m:?}");
         assert!(m[0].starts_with(
-            "field 9lives of record R of B gives the Rust name `9lives`, which is not a valid identifier"
+            "field 9lives of record R of block B gives the Rust name `9lives`, which is not a valid identifier"
         ));
         assert_eq!(fields[1].rust_name, "invalid_2");
+    }
+
+    #[test]
+    fn an_undefined_enum_in_one_layout_is_reported_once() {
+        let (s, m) = check(
+            "[enums.Kind]\nvalues = { a = 0 }\n[blocks.B]\nid = 8\n[blocks.B.records.R]\ncode = 1\n[[blocks.B.records.R.layouts]]\nversions = \"1..\"\nfields = [{ name = \"k\", kind = \"enum\", enum = \"Kinds\" }]\n[[blocks.B.records.R.layouts]]\nversions = \"0\"\nfields = [{ name = \"k\", kind = \"enum\", enum = \"Kind\" }]\n",
+        );
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert!(m[0].starts_with("there is no enum `Kinds`"), "{m:?}");
+        let layouts = &s.blocks[0].records[0].layouts;
+        assert!(layouts.iter().all(|l| l.fields[0].kind.value == Kind::Invalid), "one type in every layout");
     }
 }

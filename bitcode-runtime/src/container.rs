@@ -132,7 +132,8 @@ impl<'a> Bitstream<'a> {
 
     /// Fails with [`ErrorKind::BadMagic`] unless the stream carries `expected`.
     pub fn expect(self, expected: Magic) -> Result<Self> {
-        if self.magic == expected {
+        // Compare bytes: `Magic::Other(*b"RMRK")` and `Magic::Remarks` are the same magic.
+        if self.magic.bytes() == expected.bytes() {
             Ok(self)
         } else {
             let kind = ErrorKind::BadMagic { found: self.magic.bytes(), expected: expected.bytes() };
@@ -221,5 +222,6 @@ mod tests {
         let e = s.expect(Magic::LlvmIr).unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::BadMagic { found, .. } if found == b"DIAG"));
         assert!(s.expect(Magic::ClangDiagnostics).is_ok());
+        assert!(s.expect(Magic::Other(*b"DIAG")).is_ok(), "the same four bytes, however named");
     }
 }

@@ -201,6 +201,17 @@ impl<'a> Cursor<'a> {
         err.with_block_path(self.block_path()).shifted(self.base_bit)
     }
 
+    /// Adds the path of the blocks enclosing the cursor to `err` when it has none: for
+    /// errors from typed decoders, which see one record and not where it is.
+    #[cold]
+    pub fn with_block_path(&self, err: Error) -> Error {
+        if err.block_path().is_empty() {
+            err.with_block_path(self.block_path())
+        } else {
+            err
+        }
+    }
+
     #[cold]
     fn error_at(&self, kind: ErrorKind, relative_bit: u64) -> Error {
         self.locate(Error::new(kind, relative_bit))

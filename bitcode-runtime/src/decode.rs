@@ -361,12 +361,12 @@ impl fmt::Display for FieldProblem {
         match self {
             Self::Missing { operands } => write!(f, "missing (the record has {operands} operands)"),
             Self::TooLarge { value, ty } => write!(f, "{value} does not fit in {ty}"),
-            Self::NotInEnum { value, name } => write!(f, "{value} is not a {name}"),
+            Self::NotInEnum { value, name } => write!(f, "{value} is not {} {name}", article(name)),
             Self::BadFlag { flag, value } => write!(f, "flag {flag}: {value} is not valid"),
             Self::NotAByte { value } => write!(f, "{value} is not a byte"),
             Self::Unterminated => write!(f, "string without its terminating 0"),
             Self::NoBlob => write!(f, "the record has no blob"),
-            Self::UnknownTag { tag, group } => write!(f, "{tag} is not a {group} tag"),
+            Self::UnknownTag { tag, group } => write!(f, "{tag} is not a tag of group {group}"),
             Self::BadAlignment { value } => write!(f, "alignment operand {value} is above 64"),
             Self::BadValueId { value, current } => {
                 write!(f, "relative id {value} from value {current} is out of range")
@@ -376,9 +376,18 @@ impl fmt::Display for FieldProblem {
     }
 }
 
+/// "a" or "an" before `word`, by its first letter.
+fn article(word: &str) -> &'static str {
+    match word.chars().next().map(|c| c.to_ascii_lowercase()) {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    }
+}
+
 /// Reads a record's operands field by field, with errors that name the field.
 #[derive(Debug)]
 pub struct Operands<'r, 'a> {
+    code: u32,
     ops: &'r [u64],
     pos: usize,
     blob: Option<&'a [u8]>,
@@ -397,17 +406,34 @@ pub fn decode_signed(v: u64) -> i64 {
     }
 }
 
+/// A signed value as a signed-VBR operand: the magnitude shifted left, the sign in bit 0;
+/// `i64::MIN` is the otherwise unused "-0", 1. The inverse of [`decode_signed`].
+pub fn encode_signed(v: i64) -> u64 {
+    if v >= 0 {
+        (v as u64) << 1
+    } else {
+        (v.unsigned_abs() << 1) | 1
+    }
+}
+
 impl<'r, 'a> Operands<'r, 'a> {
     /// A reader over `record`'s operands, naming `info` in its errors.
     pub fn new(record: &Record<'r, 'a>, info: &'static RecordInfo) -> Self {
-        Operands { ops: record.ops, pos: 0, blob: record.blob, info, bit_offset: record.bit_offset }
+        Operands {
+            code: record.code,
+            ops: record.ops,
+            pos: 0,
+            blob: record.blob,
+            info,
+            bit_offset: record.bit_offset,
+        }
     }
 
     /// The error for `field` with `problem`, located at the record.
     #[cold]
     pub fn error(&self, field: &'static str, problem: FieldProblem) -> Error {
         let kind = ErrorKind::Field { block: self.info.block, record: self.info.record, field, problem };
-        Error::new(kind, self.bit_offset)
+        Error::new(kind, self.bit_offset).with_record_code(self.code)
     }
 
     /// Operands not read yet.
@@ -684,6 +710,10 @@ mod tests {
         assert_eq!(decode_signed(1), i64::MIN);
         assert_eq!(decode_signed(u64::MAX - 1), i64::MAX);
         assert_eq!(decode_signed(u64::MAX), -i64::MAX);
+        for v in [0, 1, -1, 63, -64, i64::MAX, i64::MIN, i64::MIN + 1] {
+            assert_eq!(decode_signed(encode_signed(v)), v, "{v}");
+        }
+        assert_eq!(encode_signed(i64::MIN), 1);
     }
 
     #[test]
@@ -694,7 +724,7 @@ mod tests {
         let e = o.uint::<u8>("width").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "DEMO_BLOCK/THING: field width: 300 does not fit in u8 (at bit 77, top level)"
+            "DEMO_BLOCK/THING: field width: 300 does not fit in u8 (at bit 77, record 1, top level)"
         );
         let e = o.raw("next").unwrap_err();
         assert!(e.to_string().contains("field next: missing (the record has 1 operands)"), "{e}");

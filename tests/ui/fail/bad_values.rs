@@ -1,0 +1,5 @@
+mod s {
+    bitcode::schema!("tests/ui/fail/bad_values.toml");
+}
+
+fn main() {}

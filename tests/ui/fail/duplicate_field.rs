@@ -1,0 +1,5 @@
+mod s {
+    bitcode::schema!("tests/ui/fail/duplicate_field.toml");
+}
+
+fn main() {}

@@ -1,0 +1,5 @@
+mod s {
+    bitcode::schema!("tests/ui/fail/duplicate_record_name.toml");
+}
+
+fn main() {}

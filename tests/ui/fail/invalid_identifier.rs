@@ -1,0 +1,5 @@
+mod s {
+    bitcode::schema!("tests/ui/fail/invalid_identifier.toml");
+}
+
+fn main() {}

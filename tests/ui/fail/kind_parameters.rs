@@ -1,0 +1,5 @@
+mod s {
+    bitcode::schema!("tests/ui/fail/kind_parameters.toml");
+}
+
+fn main() {}

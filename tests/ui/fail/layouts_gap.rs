@@ -1,0 +1,5 @@
+mod s {
+    bitcode::schema!("tests/ui/fail/layouts_gap.toml");
+}
+
+fn main() {}

@@ -1,0 +1,5 @@
+mod s {
+    bitcode::schema!("tests/ui/fail/layouts_overlap.toml");
+}
+
+fn main() {}

@@ -1,0 +1,5 @@
+mod s {
+    bitcode::schema!("tests/ui/fail/many_mistakes.toml");
+}
+
+fn main() {}

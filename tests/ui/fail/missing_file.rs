@@ -1,0 +1,5 @@
+mod s {
+    bitcode::schema!("tests/ui/fail/no_such_schema.toml");
+}
+
+fn main() {}

@@ -1,0 +1,5 @@
+mod s {
+    bitcode::schema!("tests/ui/fail/overlapping_bits.toml");
+}
+
+fn main() {}

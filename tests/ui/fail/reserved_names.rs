@@ -1,0 +1,5 @@
+mod s {
+    bitcode::schema!("tests/ui/fail/reserved_names.toml");
+}
+
+fn main() {}

@@ -1,0 +1,5 @@
+mod s {
+    bitcode::schema!("tests/ui/fail/unknown_kind.toml");
+}
+
+fn main() {}

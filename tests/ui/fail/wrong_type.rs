@@ -1,0 +1,5 @@
+mod s {
+    bitcode::schema!("tests/ui/fail/wrong_type.toml");
+}
+
+fn main() {}
