@@ -2,6 +2,8 @@
 //!
 //! This facade re-exports the runtime reader ([`bitcode_runtime`]) and the `schema!` macro.
 
+pub mod llvm;
+
 pub use bitcode_derive::schema;
 pub use bitcode_runtime as runtime;
 pub use bitcode_runtime::{

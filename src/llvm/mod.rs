@@ -1,0 +1,35 @@
+//! LLVM IR bitcode: what the schema alone cannot say. The value numbering that turns
+//! relative operands into absolute value ids, the walk that gives every record with the
+//! right decode context, and (with the IR schema) typed modules.
+
+mod context;
+mod numbering;
+mod walk;
+
+pub use context::LlvmContext;
+pub use numbering::ValueNumbering;
+pub use walk::{for_each_record, Walker, WalkerEvent};
+
+/// LLVM IR block ids (LLVMBitCodes.h `BlockIDs`).
+pub mod block_ids {
+    /// MODULE_BLOCK
+    pub const MODULE: u32 = 8;
+    /// PARAMATTR_BLOCK
+    pub const PARAMATTR: u32 = 9;
+    /// PARAMATTR_GROUP_BLOCK
+    pub const PARAMATTR_GROUP: u32 = 10;
+    /// CONSTANTS_BLOCK
+    pub const CONSTANTS: u32 = 11;
+    /// FUNCTION_BLOCK
+    pub const FUNCTION: u32 = 12;
+    /// IDENTIFICATION_BLOCK
+    pub const IDENTIFICATION: u32 = 13;
+    /// VALUE_SYMTAB_BLOCK
+    pub const VALUE_SYMTAB: u32 = 14;
+    /// METADATA_BLOCK
+    pub const METADATA: u32 = 15;
+    /// TYPE_BLOCK (TYPE_BLOCK_ID_NEW)
+    pub const TYPE: u32 = 17;
+    /// STRTAB_BLOCK
+    pub const STRTAB: u32 = 23;
+}
