@@ -299,3 +299,45 @@ fn unknown_codes_and_extra_operands_are_kept_with_warnings() {
     let r = one(33, 1, vec![5], &mut ctx).unwrap();
     assert!(matches!(r, AnyRecord::UnknownBlock { block_id: 33, .. }), "{r:?}");
 }
+
+#[test]
+fn fields_present_only_when_an_earlier_flag_says_so() {
+    let mut ctx = BasicContext { value_number: 50, ..Default::default() };
+    // cc = explicit type (bit 15) and fast-math flags (bit 17), convention 8 (bits 1..11)
+    let cc = (1 << 15) | (1 << 17) | (8 << 1);
+    let r = body(9, vec![3, cc, 0x1f, 12, 4, 2, 7], &mut ctx);
+    let body_block::Record::Call(c) = r else { panic!("{r:?}") };
+    assert!(c.cc.explicit_type && c.cc.has_fmf && !c.cc.tail);
+    assert_eq!(c.cc.conv, 8);
+    assert_eq!((c.fmf, c.function_type), (Some(0x1f), Some(TypeId(12))));
+    assert_eq!(c.callee, ValueRef { id: ValueId(46), ty: None });
+    assert_eq!(c.args, vec![ValueRef { id: ValueId(48), ty: None }, ValueRef { id: ValueId(43), ty: None }]);
+    // neither flag: the callee comes right after the flag word
+    let r = body(9, vec![3, 1, 4], &mut ctx);
+    let body_block::Record::Call(c) = r else { panic!("{r:?}") };
+    assert!(c.cc.tail);
+    assert_eq!((c.fmf, c.function_type, c.callee.id), (None, None, ValueId(46)));
+    assert!(c.args.is_empty());
+}
+
+#[test]
+fn arrays_of_structs() {
+    let mut ctx = BasicContext { value_number: 20, ..Default::default() };
+    let r = body(10, vec![1, 4, signed(-5), 6, signed(9), 7], &mut ctx);
+    let body_block::Record::Switch(s) = r else { panic!("{r:?}") };
+    assert_eq!((s.condition, s.default), (ValueId(19), 4));
+    let cases: Vec<(i64, u32)> = s.cases.iter().map(|c| (c.value, c.target)).collect();
+    assert_eq!(cases, vec![(-5, 6), (9, 7)]);
+    // a struct cut short is an error naming its field
+    let err = one(9, 10, vec![1, 4, 2], &mut ctx).unwrap_err();
+    assert!(err.to_string().contains("field target: missing"), "{err}");
+    // counted structs, then a bool that decides whether the last field is there
+    let r = body(11, vec![2, signed(1), 3, signed(-2), 4, 1, 9], &mut ctx);
+    let body_block::Record::Phi(p) = r else { panic!("{r:?}") };
+    let incoming: Vec<(u32, u32)> = p.incoming.iter().map(|i| (i.value.0, i.block)).collect();
+    assert_eq!(incoming, vec![(19, 3), (22, 4)]);
+    assert_eq!((p.has_flags, p.flags), (true, Some(9)));
+    let r = body(11, vec![0, 0], &mut ctx);
+    let body_block::Record::Phi(p) = r else { panic!("{r:?}") };
+    assert_eq!((p.incoming.len(), p.has_flags, p.flags), (0, false, None));
+}

@@ -96,19 +96,32 @@ fn table_header(line: &str) -> Option<String> {
 }
 
 /// Keys of each kind of table, for checking and for suggestions.
-const ROOT_KEYS: &[&str] = &["format", "enums", "flags", "groups", "blocks"];
+const ROOT_KEYS: &[&str] = &["format", "enums", "flags", "groups", "structs", "blocks"];
 const FORMAT_KEYS: &[&str] = &["name", "magic", "doc"];
 const ENUM_KEYS: &[&str] = &["doc", "rust_name", "unknown", "default", "values", "aliases"];
 const ENUM_VALUE_KEYS: &[&str] = &["value", "doc", "rust_name"];
 const FLAGS_KEYS: &[&str] = &["doc", "rust_name", "fields"];
 const FLAG_FIELD_KEYS: &[&str] = &["bit", "bits", "enum", "doc", "rust_name"];
 const GROUP_KEYS: &[&str] = &["doc", "rust_name", "variants"];
+const STRUCT_KEYS: &[&str] = &["doc", "rust_name", "fields"];
 const VARIANT_KEYS: &[&str] = &["tag", "doc", "rust_name", "fields"];
 const BLOCK_KEYS: &[&str] = &["id", "doc", "strategy", "records"];
 const RECORD_KEYS: &[&str] = &["code", "doc", "rust_name", "fields", "layouts"];
 const LAYOUT_KEYS: &[&str] = &["versions", "fields"];
-const FIELD_KEYS: &[&str] =
-    &["name", "kind", "doc", "rust_name", "enum", "flags", "group", "of", "optional", "default"];
+const FIELD_KEYS: &[&str] = &[
+    "name",
+    "kind",
+    "doc",
+    "rust_name",
+    "enum",
+    "flags",
+    "group",
+    "struct",
+    "of",
+    "optional",
+    "default",
+    "present_if",
+];
 
 /// The field kinds, as written in `kind = "..."`.
 pub const KINDS: &[&str] = &[
@@ -133,6 +146,7 @@ pub const KINDS: &[&str] = &[
     "array",
     "counted_array",
     "group",
+    "struct",
 ];
 
 /// The known word nearest to `word`, when it is near enough to be a likely typo.
@@ -374,9 +388,14 @@ impl Loader<'_> {
             self.named_tables(&root, "flags", "flags").into_iter().map(|(n, t)| self.flags(n, t)).collect();
         let groups =
             self.named_tables(&root, "groups", "group").into_iter().map(|(n, t)| self.group(n, t)).collect();
+        let structs = self
+            .named_tables(&root, "structs", "struct")
+            .into_iter()
+            .map(|(n, t)| self.structure(n, t))
+            .collect();
         let blocks =
             self.named_tables(&root, "blocks", "block").into_iter().map(|(n, t)| self.block(n, t)).collect();
-        Schema { format, enums, flags, groups, blocks }
+        Schema { format, enums, flags, groups, structs, blocks }
     }
 
     fn format(&mut self, table: &DeTable<'_>, span: Span) -> Format {
@@ -697,6 +716,22 @@ impl Loader<'_> {
         Group { name, rust_name, doc: self.doc(&t), variants }
     }
 
+    fn structure(&mut self, name: Spanned<String>, table: &DeTable<'_>) -> StructDef {
+        let what = format!("struct {}", name.value);
+        let t = self.table(table, name.span.clone(), what.clone(), STRUCT_KEYS);
+        let rust_name = self.rust_name(&t, upper_camel(&name.value));
+        let fields = match self.array(&t, "fields") {
+            Some(a) => self.fields(a, &what),
+            None => {
+                if t.get("fields").is_none() {
+                    self.missing(&t, "fields", "[{ name = \"value\", kind = \"u64\" }]");
+                }
+                Vec::new()
+            }
+        };
+        StructDef { name, rust_name, doc: self.doc(&t), fields }
+    }
+
     fn block(&mut self, name: Spanned<String>, table: &DeTable<'_>) -> Block {
         let what = format!("block {}", name.value);
         let t = self.table(table, name.span.clone(), what.clone(), BLOCK_KEYS);
@@ -849,12 +884,28 @@ impl Loader<'_> {
             };
             self.check_kind_parameters(&ft, &kind);
             let presence = self.presence(&ft);
+            let condition = self.string(&ft, "present_if").and_then(|c| {
+                let (field, flag) = match c.value.split_once('.') {
+                    Some((field, flag)) => (field.trim().to_string(), Some(flag.trim().to_string())),
+                    None => (c.value.trim().to_string(), None),
+                };
+                if field.is_empty() || flag.as_deref() == Some("") {
+                    self.diags.error_with_help(
+                        c.span.clone(),
+                        format!("`present_if` of {} names no field", ft.what),
+                        "write \"FIELD\" (a bool field) or \"FIELD.FLAG\" (a one-bit flag of a flags field)",
+                    );
+                    return None;
+                }
+                Some(Spanned::new(Condition { field, flag }, c.span))
+            });
             out.push(Field {
                 rust_name: self.rust_name(&ft, snake(&name.value)),
                 doc: self.doc(&ft),
                 name,
                 kind,
                 presence,
+                condition,
             });
         }
         out
@@ -895,6 +946,17 @@ impl Loader<'_> {
             "cstring" => Kind::CString,
             "blob" => Kind::Blob,
             "group" => param(self, "group", "\"GroupName\"").map_or(Kind::Invalid, Kind::Group),
+            "struct" if element => {
+                param(self, "struct", "\"StructName\"").map_or(Kind::Invalid, Kind::Struct)
+            }
+            "struct" => {
+                self.diags.error_with_help(
+                    span.clone(),
+                    format!("kind `struct` of {} is an array element", t.what),
+                    "write `kind = \"array\", of = \"struct\", struct = \"Name\"` (or counted_array)",
+                );
+                Kind::Invalid
+            }
             "array" | "counted_array" if !element => match param(self, "of", "\"u64\"") {
                 Some(of) => {
                     let inner = self.kind(t, &of, true);
@@ -906,7 +968,7 @@ impl Loader<'_> {
                         self.diags.error_with_help(
                             of.span.clone(),
                             format!("`of` of {} cannot be `{}`", t.what, of.value),
-                            "array elements are one-operand kinds, value_type or cstring",
+                            "array elements are one-operand kinds, value_type, cstring or struct",
                         );
                         Kind::Invalid
                     } else if k.value == "array" {
@@ -948,13 +1010,16 @@ impl Loader<'_> {
             };
             matches!(
                 (key, k),
-                ("enum", Kind::Enum(_)) | ("flags", Kind::Flags(_)) | ("group", Kind::Group(_))
+                ("enum", Kind::Enum(_))
+                    | ("flags", Kind::Flags(_))
+                    | ("group", Kind::Group(_))
+                    | ("struct", Kind::Struct(_))
             )
         };
         if matches!(kind.value, Kind::Invalid) {
             return;
         }
-        for key in ["enum", "flags", "group", "of"] {
+        for key in ["enum", "flags", "group", "struct", "of"] {
             if let Some(v) = t.get(key) {
                 if !uses(key) {
                     self.diags.error(v.span(), format!("`{key}` does not apply to the kind of {}", t.what));

@@ -37,6 +37,8 @@ pub struct Schema {
     pub flags: Vec<Flags>,
     /// `[groups.*]`, in file order.
     pub groups: Vec<Group>,
+    /// `[structs.*]`, in file order.
+    pub structs: Vec<StructDef>,
     /// `[blocks.*]`, in file order.
     pub blocks: Vec<Block>,
 }
@@ -161,6 +163,20 @@ pub struct GroupVariant {
     pub fields: Vec<Field>,
 }
 
+/// `[structs.NAME]`: a fixed sequence of operands, the element of an array (a PHI's
+/// value/block pairs, a switch's cases).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StructDef {
+    /// The schema name.
+    pub name: Spanned<String>,
+    /// The Rust type name.
+    pub rust_name: String,
+    /// `doc`.
+    pub doc: Option<String>,
+    /// `fields`, in operand order (all required, none taking the rest).
+    pub fields: Vec<Field>,
+}
+
 /// How a block is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Strategy {
@@ -228,6 +244,18 @@ pub struct Field {
     pub kind: Spanned<Kind>,
     /// `optional` / `default`.
     pub presence: Presence,
+    /// `present_if`: the field is there only when an earlier field says so.
+    pub condition: Option<Spanned<Condition>>,
+}
+
+/// `present_if = "FIELD"` (an earlier `bool` field) or `"FIELD.FLAG"` (a one-bit flag of an
+/// earlier `flags` field): the field's operand is there only when that is true.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Condition {
+    /// The earlier field's schema name.
+    pub field: String,
+    /// The flag's schema name, for a `flags` field.
+    pub flag: Option<String>,
 }
 
 /// Whether a field must be there.
@@ -292,6 +320,8 @@ pub enum Kind {
     CountedArray(Box<Spanned<Kind>>),
     /// `group` with `group = NAME`: groups until the operands run out.
     Group(Spanned<String>),
+    /// `struct` with `struct = NAME`, as the element of an array: that struct's fields.
+    Struct(Spanned<String>),
     /// A kind that could not be understood (a diagnostic was reported); emitted as a raw
     /// `u64` so that the rest of the schema still compiles.
     Invalid,

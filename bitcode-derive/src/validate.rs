@@ -34,9 +34,13 @@ pub fn validate(schema: &mut Schema, diags: &mut Diagnostics) {
         flags: schema.flags.iter().map(|f| f.name.value.clone()).collect(),
         flag_defs: &schema.flags,
         groups: schema.groups.iter().map(|g| g.name.value.clone()).collect(),
+        structs: schema.structs.iter().map(|st| st.name.value.clone()).collect(),
     };
     for g in &mut schema.groups {
         check_group(g, &refs, diags);
+    }
+    for st in &mut schema.structs {
+        check_struct(st, &refs, diags);
     }
     check_blocks(&mut schema.blocks, diags);
     for b in &mut schema.blocks {
@@ -53,6 +57,111 @@ struct Refs<'e> {
     flags: Vec<String>,
     flag_defs: &'e [Flags],
     groups: Vec<String>,
+    structs: Vec<String>,
+}
+
+/// A struct's fields: each one required operand or more, none taking the rest, no
+/// conditions (a struct is repeated as it is).
+fn check_struct(st: &mut StructDef, refs: &Refs<'_>, diags: &mut Diagnostics) {
+    let what = format!("struct {}", st.name.value);
+    if st.fields.is_empty() {
+        diags.error(st.name.span.clone(), format!("{what} has no fields"));
+    }
+    for f in &mut st.fields {
+        let fwhat = format!("field {} of {what}", f.name.value);
+        if f.kind.value.takes_rest()
+            || f.kind.value.takes_no_operand()
+            || matches!(f.kind.value, Kind::Struct(_))
+        {
+            diags.error_with_help(
+                f.kind.span.clone(),
+                format!("{fwhat} cannot be of kind `{}` in a struct", kind_name(&f.kind.value)),
+                "a struct is repeated as an array element: its fields are fixed operands",
+            );
+            f.kind.value = Kind::Invalid;
+        }
+        if !matches!(f.presence, Presence::Required) || f.condition.is_some() {
+            diags.error_with_help(
+                f.name.span.clone(),
+                format!("{fwhat} is optional or conditional, which a struct's fields cannot be"),
+                "every element of an array of structs has all its fields",
+            );
+            f.presence = Presence::Required;
+            f.condition = None;
+        }
+    }
+    check_fields(&mut st.fields, &what, refs, diags);
+}
+
+/// A field's `present_if`: an earlier required `bool` field, or a one-bit flag of an earlier
+/// required `flags` field. A bad condition is reported and dropped.
+fn check_condition(
+    f: &mut Field,
+    earlier: &[(String, Kind, bool)],
+    what: &str,
+    refs: &Refs<'_>,
+    diags: &mut Diagnostics,
+) {
+    let Some(c) = &f.condition else { return };
+    let span = c.span.clone();
+    let problem = match earlier.iter().find(|(name, _, _)| *name == c.value.field) {
+        None => Some((
+            format!("`present_if` of {what} names `{}`, which is no earlier field", c.value.field),
+            "a condition refers to a field read before this one".to_string(),
+        )),
+        Some((_, _, false)) => Some((
+            format!("`present_if` of {what} names `{}`, which is optional", c.value.field),
+            "the field a condition reads must be required".to_string(),
+        )),
+        Some((_, Kind::Bool, _)) if c.value.flag.is_none() => None,
+        Some((_, Kind::Flags(name), _)) => match &c.value.flag {
+            None => Some((
+                format!("`present_if` of {what} names the flags field `{}` without a flag", c.value.field),
+                format!("write \"{}.FLAG\"", c.value.field),
+            )),
+            Some(flag) => {
+                let def = refs.flag_defs.iter().find(|d| d.name.value == name.value);
+                let single =
+                    def.and_then(|d| d.fields.iter().find(|x| &x.name.value == flag)).map(|x| x.single);
+                match single {
+                    Some(true) => None,
+                    Some(false) => Some((
+                        format!("`present_if` of {what} names flag `{flag}`, which is a bit range"),
+                        "a condition needs a one-bit flag".to_string(),
+                    )),
+                    None => Some((
+                        format!(
+                            "`present_if` of {what} names flag `{flag}`, which flags {} does not have",
+                            name.value
+                        ),
+                        match def {
+                            Some(d) => format!(
+                                "its flags are: {}",
+                                d.fields.iter().map(|x| x.name.value.as_str()).collect::<Vec<_>>().join(", ")
+                            ),
+                            None => "define the flags first".to_string(),
+                        },
+                    )),
+                }
+            }
+        },
+        Some((_, Kind::Invalid, _)) => None,
+        Some((_, k, _)) => Some((
+            format!("`present_if` of {what} names `{}`, of kind `{}`", c.value.field, kind_name(k)),
+            "a condition reads a `bool` field or a one-bit flag of a `flags` field".to_string(),
+        )),
+    };
+    if let Some((message, help)) = problem {
+        diags.error_with_help(span, message, help);
+        f.condition = None;
+    } else if !matches!(f.presence, Presence::Required) {
+        diags.error_with_help(
+            span,
+            format!("{what} has `present_if` and `optional` or `default`"),
+            "a conditional field is already optional: drop `optional`/`default`",
+        );
+        f.presence = Presence::Required;
+    }
 }
 
 /// True when `name` can name a generated item: a valid identifier (`r#` allowed) that is
@@ -130,6 +239,10 @@ fn check_type_names(schema: &mut Schema, diags: &mut Diagnostics) {
     schema.groups.retain_mut(|g| {
         n += 1;
         check(&mut g.rust_name, &g.name, "group", n, diags)
+    });
+    schema.structs.retain_mut(|st| {
+        n += 1;
+        check(&mut st.rust_name, &st.name, "struct", n, diags)
     });
 }
 
@@ -571,10 +684,12 @@ fn check_fields(fields: &mut Vec<Field>, owner: &str, refs: &Refs<'_>, diags: &m
     let mut names: HashMap<String, String> = HashMap::new();
     let mut rest_taken_by: Option<String> = None;
     let mut optional_from: Option<String> = None;
+    let mut earlier: Vec<(String, Kind, bool)> = Vec::new();
     let mut n = 0;
     fields.retain_mut(|f| {
         n += 1;
         let fwhat = format!("field {} of {owner}", f.name.value);
+        check_condition(f, &earlier, &fwhat, refs, diags);
         check_ident(&mut f.rust_name, &f.name.span, &fwhat, &format!("invalid_{n}"), diags);
         if f.rust_name == "extra_operands" {
             diags.error_with_help(
@@ -605,7 +720,7 @@ fn check_fields(fields: &mut Vec<Field>, owner: &str, refs: &Refs<'_>, diags: &m
         check_presence(f, &fwhat, refs, diags);
         let takes_operand = !f.kind.value.takes_no_operand();
         match (&f.presence, &optional_from) {
-            (Presence::Required, Some(first)) if takes_operand => diags.error_with_help(
+            (Presence::Required, Some(first)) if takes_operand && f.condition.is_none() => diags.error_with_help(
                 f.name.span.clone(),
                 format!("{fwhat} is required, but comes after the optional field {first}"),
                 "a record that ends early leaves out its last fields: make it `optional = true` or give a `default`",
@@ -616,6 +731,8 @@ fn check_fields(fields: &mut Vec<Field>, owner: &str, refs: &Refs<'_>, diags: &m
         if f.kind.value.takes_rest() {
             rest_taken_by = Some(f.name.value.clone());
         }
+        let required = matches!(f.presence, Presence::Required) && f.condition.is_none();
+        earlier.push((f.name.value.clone(), f.kind.value.clone(), required));
         true
     });
 }
@@ -638,6 +755,17 @@ fn check_references(kind: &mut Spanned<Kind>, refs: &Refs<'_>, diags: &mut Diagn
         Kind::Group(name) => {
             refs.groups.contains(&name.value) || {
                 undefined(diags, name, "group", &refs.groups.iter().map(String::as_str).collect::<Vec<_>>());
+                false
+            }
+        }
+        Kind::Struct(name) => {
+            refs.structs.contains(&name.value) || {
+                undefined(
+                    diags,
+                    name,
+                    "struct",
+                    &refs.structs.iter().map(String::as_str).collect::<Vec<_>>(),
+                );
                 false
             }
         }
@@ -701,7 +829,8 @@ fn check_presence(f: &mut Field, what: &str, refs: &Refs<'_>, diags: &mut Diagno
         | Kind::Blob
         | Kind::Array(_)
         | Kind::CountedArray(_)
-        | Kind::Group(_) => Err((
+        | Kind::Group(_)
+        | Kind::Struct(_) => Err((
             format!("{what} has a `default`, which kind `{}` cannot have", kind_name(kind)),
             "make it `optional = true` instead".to_string(),
         )),
@@ -815,6 +944,7 @@ fn kind_name(k: &Kind) -> &'static str {
         Kind::Array(_) => "array",
         Kind::CountedArray(_) => "counted_array",
         Kind::Group(_) => "group",
+        Kind::Struct(_) => "struct",
         Kind::Invalid => "?",
     }
 }
@@ -827,6 +957,7 @@ impl Kind {
             Kind::Enum(s) => Kind::Enum(strip(s)),
             Kind::Flags(s) => Kind::Flags(strip(s)),
             Kind::Group(s) => Kind::Group(strip(s)),
+            Kind::Struct(s) => Kind::Struct(strip(s)),
             Kind::Array(k) => Kind::Array(Box::new(Spanned::new(k.value.clone_without_spans(), 0..0))),
             Kind::CountedArray(k) => {
                 Kind::CountedArray(Box::new(Spanned::new(k.value.clone_without_spans(), 0..0)))

@@ -112,3 +112,52 @@ pub fn parallel_map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync
     });
     results.into_iter().map(|r| r.expect("every item processed")).collect()
 }
+
+/// The counts `bcdump --check` prints: `records=N typed=T unknown=U errors=E warnings=W`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckCounts {
+    pub records: u64,
+    pub typed: u64,
+    pub unknown: u64,
+    pub errors: u64,
+    pub warnings: u64,
+}
+
+/// Parses the last line of `bcdump --check`.
+pub fn parse_check(output: &str) -> Option<CheckCounts> {
+    let line = output.lines().last()?;
+    let mut c = CheckCounts::default();
+    for part in line.split_whitespace() {
+        let (key, value) = part.split_once('=')?;
+        let value: u64 = value.parse().ok()?;
+        match key {
+            "records" => c.records = value,
+            "typed" => c.typed = value,
+            "unknown" => c.unknown = value,
+            "errors" => c.errors = value,
+            "warnings" => c.warnings = value,
+            _ => return None,
+        }
+    }
+    Some(c)
+}
+
+/// Compares two texts line by line; describes the first difference.
+pub fn compare_lines(expected: &str, actual: &str) -> Result<(), String> {
+    let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+    for (i, (x, y)) in e.iter().zip(&a).enumerate() {
+        if x != y {
+            return Err(format!("line {} differs:\n  expected {x}\n  actual   {y}", i + 1));
+        }
+    }
+    if e.len() != a.len() {
+        let extra = if e.len() > a.len() { e.get(a.len()) } else { a.get(e.len()) };
+        return Err(format!(
+            "{} lines expected, {} found; first extra: {}",
+            e.len(),
+            a.len(),
+            extra.unwrap_or(&"")
+        ));
+    }
+    Ok(())
+}

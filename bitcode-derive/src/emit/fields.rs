@@ -42,7 +42,23 @@ impl<'s> Cx<'s> {
                 let t = self.group_type(*g, scope, quote!('a));
                 quote!(#v<#t>)
             }
+            RKind::Struct(st) => self.struct_type(*st, scope, quote!('a)),
             RKind::Raw => prim("u64"),
+        }
+    }
+
+    /// A struct's type with `lt` as its lifetime argument, if it has one.
+    pub(super) fn struct_type(&self, st: usize, scope: &Scope, lt: TokenStream) -> TokenStream {
+        match self.structs.get(st) {
+            Some(info) => {
+                let path = scope.path(&info.ident);
+                if info.lifetime {
+                    quote!(#path<#lt>)
+                } else {
+                    path
+                }
+            }
+            None => prim("u64"),
         }
     }
 
@@ -105,6 +121,22 @@ impl<'s> Cx<'s> {
                 let inner = self.read_call(e, name, ctx, scope, false);
                 quote!(ops.counted_array(#n, |ops| #inner))
             }
+            RKind::Struct(st) => match self.structs.get(*st) {
+                // One element: each field read in order into the struct.
+                Some(info) => {
+                    let path = scope.path(&info.ident);
+                    let reads = info.fields.iter().map(|f| {
+                        let v = self.read_field(f, ctx, scope);
+                        match &f.ident {
+                            Some(id) => quote!(#id: #v),
+                            None => quote!(),
+                        }
+                    });
+                    let ty = self.struct_type(*st, scope, quote!('_));
+                    quote!((|| -> #rt::Result<#ty> { ::core::result::Result::Ok(#path { #(#reads,)* }) })())
+                }
+                None => quote!(ops.raw(#n)),
+            },
             RKind::Group(g) if top => {
                 let t = self.group_type(*g, scope, quote!('_));
                 quote!(ops.groups::<#t>(#n, #ctx))
@@ -290,17 +322,44 @@ impl<'s> Cx<'s> {
     ) -> TokenStream {
         let okk = ok();
         let tail = tail.map(|t| quote!(#t,));
-        let direct = reads.len() == slots.len() && reads.iter().enumerate().all(|(i, r)| r.slot == Some(i));
-        let value = |r: &Read<'_>| {
+        let conditional = reads.iter().any(|r| r.field.condition.is_some());
+        let direct = !conditional
+            && reads.len() == slots.len()
+            && reads.iter().enumerate().all(|(i, r)| r.slot == Some(i));
+        let sm = some();
+        let nn = none();
+        let value = |r: &Read<'_>, bindings: &[(&str, Ident, &RKind)]| {
             let v = self.read_field(r.field, ctx, scope);
-            let needs_some = r.slot.is_some_and(|s| wrap.get(s).copied().unwrap_or(false))
-                && !matches!(r.field.presence, Presence::Optional);
+            let slot_wrapped = r.slot.is_some_and(|s| wrap.get(s).copied().unwrap_or(false));
+            if let Some(c) = r.field.condition {
+                // Read only when the earlier field (or its flag) is true; `None` otherwise.
+                let cond = bindings.iter().rev().find(|(name, _, _)| *name == c.field).map(|(_, b, kind)| {
+                    match (&c.flag, kind) {
+                        (Some(flag), RKind::Flags(fi)) => {
+                            let f =
+                                self.flags.get(*fi).and_then(|f| f.fields.iter().find(|x| x.name == flag));
+                            match f {
+                                Some(f) => {
+                                    let f = &f.ident;
+                                    quote!(#b.#f)
+                                }
+                                None => quote!(false),
+                            }
+                        }
+                        (None, RKind::Bool) => quote!(#b),
+                        _ => quote!(false),
+                    }
+                });
+                let cond = cond.unwrap_or_else(|| quote!(false));
+                let v = if r.field.kind.is_option() { quote!(#v) } else { quote!(#sm(#v)) };
+                return (quote!(if #cond { #v } else { #nn }), false);
+            }
+            let needs_some = slot_wrapped && !matches!(r.field.presence, Presence::Optional);
             (v, needs_some)
         };
-        let sm = some();
         if direct {
             let inits = reads.iter().zip(slots).map(|(r, id)| {
-                let (v, needs_some) = value(r);
+                let (v, needs_some) = value(r, &[]);
                 if needs_some {
                     quote!(#id: #sm(#v))
                 } else {
@@ -311,18 +370,23 @@ impl<'s> Cx<'s> {
         }
         let mut stmts = Vec::new();
         let mut filled: Vec<Option<TokenStream>> = vec![None; slots.len()];
-        for r in reads {
-            let (v, needs_some) = value(r);
+        let mut bindings: Vec<(&str, Ident, &RKind)> = Vec::new();
+        for (i, r) in reads.iter().enumerate() {
+            let (v, needs_some) = value(r, &bindings);
             match r.slot {
                 Some(s) if s < slots.len() && filled[s].is_none() => {
                     let b = format_ident!("v{}", s);
                     stmts.push(quote!(let #b = #v;));
                     filled[s] = Some(if needs_some { quote!(#sm(#b)) } else { quote!(#b) });
+                    bindings.push((r.field.name, b, &r.field.kind));
                 }
-                _ => stmts.push(quote!(let _ = #v;)),
+                _ => {
+                    let b = format_ident!("_r{}", i);
+                    stmts.push(quote!(let #b = #v;));
+                    bindings.push((r.field.name, b, &r.field.kind));
+                }
             }
         }
-        let nn = none();
         let inits = slots.iter().zip(filled).map(|(id, v)| match v {
             Some(v) => quote!(#id: #v),
             None => quote!(#id: #nn),

@@ -41,6 +41,9 @@ pub fn emit(schema: &Schema, runtime: &TokenStream, schema_path: &str) -> TokenS
     for f in &cx.flags {
         out.extend(cx.flags_items(f));
     }
+    for st in &cx.structs {
+        out.extend(cx.struct_items(st));
+    }
     for g in &cx.groups {
         out.extend(cx.group_items(g));
     }
@@ -77,6 +80,8 @@ enum RKind {
     CountedArray(Box<RKind>),
     /// Index into [`Cx::groups`].
     Group(usize),
+    /// Index into [`Cx::structs`] (an array element).
+    Struct(usize),
     /// A raw `u64` (an invalid or unresolved kind).
     Raw,
 }
@@ -94,7 +99,11 @@ impl RKind {
     /// Kinds whose reader needs the decode context.
     fn needs_ctx(&self) -> bool {
         match self {
-            RKind::Relative | RKind::SignedRelative | RKind::ValueType | RKind::Group(_) => true,
+            RKind::Relative
+            | RKind::SignedRelative
+            | RKind::ValueType
+            | RKind::Group(_)
+            | RKind::Struct(_) => true,
             RKind::Array(e) | RKind::CountedArray(e) => e.needs_ctx(),
             _ => false,
         }
@@ -158,6 +167,18 @@ struct FieldInfo<'s> {
     doc: Option<&'s str>,
     kind: RKind,
     presence: &'s Presence,
+    /// `present_if`: read only when this earlier field (or its flag) is true.
+    condition: Option<&'s crate::model::Condition>,
+}
+
+/// A struct: the element of an array.
+struct StructInfo<'s> {
+    name: &'s str,
+    ident: Ident,
+    doc: Option<&'s str>,
+    fields: Vec<FieldInfo<'s>>,
+    /// True when some field borrows the input (the type gets `<'a>`).
+    lifetime: bool,
 }
 
 struct GVariantInfo<'s> {
@@ -236,9 +257,11 @@ struct Cx<'s> {
     enums: Vec<EnumInfo<'s>>,
     flags: Vec<FlagsInfo<'s>>,
     groups: Vec<GroupInfo<'s>>,
+    structs: Vec<StructInfo<'s>>,
     enum_index: HashMap<&'s str, usize>,
     flags_index: HashMap<&'s str, usize>,
     group_index: HashMap<&'s str, usize>,
+    struct_index: HashMap<&'s str, usize>,
 }
 
 impl<'s> Cx<'s> {
@@ -249,9 +272,11 @@ impl<'s> Cx<'s> {
             enums: Vec::new(),
             flags: Vec::new(),
             groups: Vec::new(),
+            structs: Vec::new(),
             enum_index: HashMap::new(),
             flags_index: HashMap::new(),
             group_index: HashMap::new(),
+            struct_index: HashMap::new(),
         };
         // Type names at the call site: one namespace for enums, flags and groups, plus
         // `AnyRecord`, which the emitter defines there.
@@ -272,6 +297,10 @@ impl<'s> Cx<'s> {
         for g in &schema.groups {
             group_ids.push(claim(&g.rust_name));
         }
+        let mut struct_ids = Vec::new();
+        for st in &schema.structs {
+            struct_ids.push(claim(&st.rust_name));
+        }
 
         for (e, id) in schema.enums.iter().zip(enum_ids) {
             if let Some(id) = id {
@@ -287,6 +316,17 @@ impl<'s> Cx<'s> {
                     let info = cx.resolve_flags(f, id);
                     cx.flags_index.insert(&f.name.value, cx.flags.len());
                     cx.flags.push(info);
+                }
+            }
+        }
+        // Structs hold one-operand fields (no groups, no structs): resolve them first, so
+        // that groups may hold arrays of structs.
+        for (st, id) in schema.structs.iter().zip(struct_ids) {
+            if let Some(id) = id {
+                if !cx.struct_index.contains_key(st.name.value.as_str()) {
+                    let info = cx.resolve_struct(st, id);
+                    cx.struct_index.insert(&st.name.value, cx.structs.len());
+                    cx.structs.push(info);
                 }
             }
         }
@@ -328,6 +368,30 @@ impl<'s> Cx<'s> {
             });
         }
         FlagsInfo { name: &f.name.value, ident: ident_, doc: f.doc.as_deref(), fields }
+    }
+
+    pub(super) fn resolve_struct(&self, st: &'s crate::model::StructDef, ident_: Ident) -> StructInfo<'s> {
+        let mut field_idents = HashSet::new();
+        let fields: Vec<FieldInfo<'s>> = st
+            .fields
+            .iter()
+            .map(|f| {
+                let mut info = self.resolve_field(f);
+                // A struct's fields are plain operands: no presence, no condition.
+                info.condition = None;
+                if matches!(info.kind, RKind::Struct(_)) {
+                    info.kind = RKind::Raw;
+                }
+                if let Some(id) = &info.ident {
+                    if !field_idents.insert(ident_key(id)) {
+                        info.ident = None;
+                    }
+                }
+                info
+            })
+            .collect();
+        let lifetime = fields.iter().any(|f| f.ident.is_some() && self.needs_lifetime(&f.kind));
+        StructInfo { name: &st.name.value, ident: ident_, doc: st.doc.as_deref(), fields, lifetime }
     }
 
     pub(super) fn resolve_group(&self, g: &'s Group, ident_: Ident) -> GroupInfo<'s> {
@@ -400,6 +464,7 @@ impl<'s> Cx<'s> {
             doc: f.doc.as_deref(),
             kind: self.resolve_kind(&f.kind.value),
             presence: &f.presence,
+            condition: f.condition.as_ref().map(|c| &c.value),
         }
     }
 
@@ -440,6 +505,9 @@ impl<'s> Cx<'s> {
             Kind::Group(name) => {
                 self.group_index.get(name.value.as_str()).map_or(RKind::Raw, |&i| RKind::Group(i))
             }
+            Kind::Struct(name) => {
+                self.struct_index.get(name.value.as_str()).map_or(RKind::Raw, |&i| RKind::Struct(i))
+            }
             Kind::Invalid => RKind::Raw,
         }
     }
@@ -449,6 +517,7 @@ impl<'s> Cx<'s> {
             RKind::String | RKind::CString | RKind::Blob => true,
             RKind::Array(e) | RKind::CountedArray(e) => self.needs_lifetime(e),
             RKind::Group(g) => self.groups.get(*g).is_some_and(|g| g.lifetime),
+            RKind::Struct(st) => self.structs.get(*st).is_some_and(|st| st.lifetime),
             _ => false,
         }
     }

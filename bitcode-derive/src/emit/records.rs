@@ -196,10 +196,10 @@ impl<'s> Cx<'s> {
         }
         for (i, slot) in slots.iter_mut().enumerate() {
             let in_all = reads.iter().all(|l| l.iter().any(|r| r.slot == Some(i)));
-            let any_optional = reads
-                .iter()
-                .flatten()
-                .any(|r| r.slot == Some(i) && matches!(r.field.presence, Presence::Optional));
+            let any_optional = reads.iter().flatten().any(|r| {
+                r.slot == Some(i)
+                    && (matches!(r.field.presence, Presence::Optional) || r.field.condition.is_some())
+            });
             slot.partial = !in_all;
             slot.wrapped = !slot.kind.is_option() && (!in_all || any_optional);
         }

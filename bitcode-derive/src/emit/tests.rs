@@ -15,6 +15,7 @@ fn field(name: &str, kind: Kind) -> Field {
         doc: None,
         kind: sp(kind),
         presence: Presence::Required,
+        condition: None,
     }
 }
 
@@ -253,6 +254,7 @@ pub(super) fn demo() -> Schema {
         enums: vec![linkage, visibility, cc, empty, kept_empty],
         flags: vec![var_flags],
         groups: vec![attribute, operand],
+        structs: vec![],
         blocks: vec![
             module,
             block("PARAMATTR_BLOCK", 9, Strategy::Lazy, vec![]),
@@ -844,8 +846,8 @@ fn a_broken_model_still_emits_parseable_code() {
     assert_eq!(names, ["x", "s", "f", "u", "al", "i"], "a read-rest field: no extra_operands");
     let body = impls_of(m, "Weird");
     assert!(body.contains("let v0 = ops . raw (\"x\") ?"), "{body}");
-    assert!(body.contains("let _ = ops . uint :: < :: core :: primitive :: u8 > (\"x\") ?"), "{body}");
-    assert!(body.contains("let _ = ops . boolean (\"extra_operands\") ?"), "{body}");
+    assert!(body.contains("let _r1 = ops . uint :: < :: core :: primitive :: u8 > (\"x\") ?"), "{body}");
+    assert!(body.contains("let _r3 = ops . boolean (\"extra_operands\") ?"), "{body}");
     assert!(body.contains("let v1 = ops . string (\"s\") ?"), "no default for a string");
     assert!(body.contains("let v3 = ops . uint :: < :: core :: primitive :: u8 > (\"u\") ?"), "300 is no u8");
     assert!(body.contains("let v4 = ops . align (\"al\") ?"));
@@ -856,7 +858,7 @@ fn a_broken_model_still_emits_parseable_code() {
         ("a".into(), ":: core :: option :: Option < :: core :: primitive :: bool >".into())
     );
     let body = impls_of(m, "Mismatch");
-    assert!(body.contains("_ => { let _ = ops . uint :: < :: core :: primitive :: u8 > (\"a\") ? ; let v1 = ops . boolean (\"b\") ? ;"), "{body}");
+    assert!(body.contains("_ => { let _r0 = ops . uint :: < :: core :: primitive :: u8 > (\"a\") ? ; let v1 = ops . boolean (\"b\") ? ;"), "{body}");
     let partial = impls_of(m, "Partial");
     assert!(partial.contains("let _ = ops . layout (ctx . version () , & [(5 , 9)]) ? ;"), "{partial}");
     assert!(!partial.contains("match"));

@@ -229,6 +229,26 @@ impl<'s> Cx<'s> {
     // Groups
     // -----------------------------------------------------------------------------------
 
+    pub(super) fn struct_items(&self, st: &StructInfo<'_>) -> TokenStream {
+        let id = &st.ident;
+        let doc = doc_attr(st.doc, || format!("One element of the `{}` struct of the schema.", st.name));
+        let scope = Scope::top();
+        let params = lifetime_params(st.lifetime);
+        let fields = st.fields.iter().filter_map(|f| {
+            let fid = f.ident.as_ref()?;
+            let fdoc = doc_attr(f.doc, || format!("The `{}` operand.", f.name));
+            let ty = self.type_of(&f.kind, &scope);
+            Some(quote!(#fdoc pub #fid: #ty))
+        });
+        quote! {
+            #doc
+            #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq)]
+            pub struct #id #params {
+                #(#fields,)*
+            }
+        }
+    }
+
     pub(super) fn group_items(&self, g: &GroupInfo<'_>) -> TokenStream {
         let rt = self.rt;
         let id = &g.ident;
@@ -253,7 +273,9 @@ impl<'s> Cx<'s> {
                     let fid = f.ident.as_ref()?;
                     let fdoc = doc_attr(f.doc, || format!("The `{}` operand.", f.name));
                     let mut ty = self.type_of(&f.kind, &scope);
-                    if matches!(f.presence, Presence::Optional) && !f.kind.is_option() {
+                    if (matches!(f.presence, Presence::Optional) || f.condition.is_some())
+                        && !f.kind.is_option()
+                    {
                         let o = option();
                         ty = quote!(#o<#ty>);
                     }

@@ -78,6 +78,18 @@ fn body(r: &body_block::Record<'_>) -> String {
             let _: &Vec<u32> = &w.words;
             format!("{w:?}")
         }
+        body_block::Record::Call(c) => {
+            let _: (Option<u8>, Option<TypeId>, &Vec<ValueRef>) = (c.fmf, c.function_type, &c.args);
+            format!("{c:?}")
+        }
+        body_block::Record::Switch(s) => {
+            let _: &Vec<every_kind::Case> = &s.cases;
+            format!("{s:?}")
+        }
+        body_block::Record::Phi(p) => {
+            let _: (&Vec<every_kind::Incoming>, Option<u8>) = (&p.incoming, p.flags);
+            format!("{p:?}")
+        }
         body_block::Record::Unknown(raw) => format!("unknown {}", raw.code),
     }
 }
