@@ -341,3 +341,19 @@ fn arrays_of_structs() {
     let body_block::Record::Phi(p) = r else { panic!("{r:?}") };
     assert_eq!((p.incoming.len(), p.has_flags, p.flags), (0, false, None));
 }
+
+#[test]
+fn fields_of_some_versions_only() {
+    let mut v2 = BasicContext { version: 2, ..Default::default() };
+    let r = body(12, vec![100, 5, 7], &mut v2);
+    let body_block::Record::Named(n) = r else { panic!("{r:?}") };
+    assert_eq!((n.strtab_offset, n.strtab_size, n.color, n.legacy), (Some(100), Some(5), Color::Blue, None));
+    let mut v1 = BasicContext { version: 1, ..Default::default() };
+    let r = body(12, vec![7, 9], &mut v1);
+    let body_block::Record::Named(n) = r else { panic!("{r:?}") };
+    assert_eq!((n.strtab_offset, n.strtab_size, n.color, n.legacy), (None, None, Color::Blue, Some(9)));
+    // in version 2 the legacy operand is an extra one
+    let r = body(12, vec![100, 5, 7, 9], &mut v2);
+    let body_block::Record::Named(n) = r else { panic!("{r:?}") };
+    assert_eq!(n.extra_operands, vec![9]);
+}

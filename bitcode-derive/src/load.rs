@@ -121,6 +121,7 @@ const FIELD_KEYS: &[&str] = &[
     "optional",
     "default",
     "present_if",
+    "versions",
 ];
 
 /// The field kinds, as written in `kind = "..."`.
@@ -899,6 +900,17 @@ impl Loader<'_> {
                 }
                 Some(Spanned::new(Condition { field, flag }, c.span))
             });
+            let versions = self.string(&ft, "versions").and_then(|v| match parse_range(&v.value, true) {
+                Some(r) => Some(Spanned::new(r, v.span)),
+                None => {
+                    self.diags.error_with_help(
+                        v.span,
+                        format!("`versions` of {} is not a version range", ft.what),
+                        "write \"N\", \"A..B\", \"A..=B\" or \"A..\"",
+                    );
+                    None
+                }
+            });
             out.push(Field {
                 rust_name: self.rust_name(&ft, snake(&name.value)),
                 doc: self.doc(&ft),
@@ -906,6 +918,7 @@ impl Loader<'_> {
                 kind,
                 presence,
                 condition,
+                versions,
             });
         }
         out

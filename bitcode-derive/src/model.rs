@@ -246,6 +246,8 @@ pub struct Field {
     pub presence: Presence,
     /// `present_if`: the field is there only when an earlier field says so.
     pub condition: Option<Spanned<Condition>>,
+    /// `versions`: the field is there only in these format versions, `[start, end)`.
+    pub versions: Option<Spanned<Range<u64>>>,
 }
 
 /// `present_if = "FIELD"` (an earlier `bool` field) or `"FIELD.FLAG"` (a one-bit flag of an

@@ -80,7 +80,7 @@ fn check_struct(st: &mut StructDef, refs: &Refs<'_>, diags: &mut Diagnostics) {
             );
             f.kind.value = Kind::Invalid;
         }
-        if !matches!(f.presence, Presence::Required) || f.condition.is_some() {
+        if !matches!(f.presence, Presence::Required) || f.condition.is_some() || f.versions.is_some() {
             diags.error_with_help(
                 f.name.span.clone(),
                 format!("{fwhat} is optional or conditional, which a struct's fields cannot be"),
@@ -88,6 +88,7 @@ fn check_struct(st: &mut StructDef, refs: &Refs<'_>, diags: &mut Diagnostics) {
             );
             f.presence = Presence::Required;
             f.condition = None;
+            f.versions = None;
         }
     }
     check_fields(&mut st.fields, &what, refs, diags);
@@ -720,11 +721,13 @@ fn check_fields(fields: &mut Vec<Field>, owner: &str, refs: &Refs<'_>, diags: &m
         check_presence(f, &fwhat, refs, diags);
         let takes_operand = !f.kind.value.takes_no_operand();
         match (&f.presence, &optional_from) {
-            (Presence::Required, Some(first)) if takes_operand && f.condition.is_none() => diags.error_with_help(
-                f.name.span.clone(),
-                format!("{fwhat} is required, but comes after the optional field {first}"),
-                "a record that ends early leaves out its last fields: make it `optional = true` or give a `default`",
-            ),
+            (Presence::Required, Some(first)) if takes_operand && f.condition.is_none() && f.versions.is_none() => {
+                diags.error_with_help(
+                    f.name.span.clone(),
+                    format!("{fwhat} is required, but comes after the optional field {first}"),
+                    "a record that ends early leaves out its last fields: make it `optional = true` or give a `default`",
+                )
+            }
             (Presence::Optional | Presence::Default(_), None) => optional_from = Some(f.name.value.clone()),
             _ => {}
         }

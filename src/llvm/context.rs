@@ -2,13 +2,17 @@
 
 use bitcode_runtime::decode::{DecodeContext, Warning};
 
-/// What typed decoders of LLVM records need to know: the module's format version
-/// (MODULE_CODE_VERSION: 0 absolute value ids, 1 relative ids, 2 strtab names) and the
-/// number the next value gets. Warnings are collected.
+/// What typed decoders of LLVM records need to know: the format version that picks record
+/// layouts — the module's MODULE_CODE_VERSION (0 absolute value ids, 1 relative ids, 2
+/// strtab names), or inside a summary block the summary's own FS_VERSION — and the number
+/// the next value gets. Warnings are collected.
 #[derive(Clone, Debug, Default)]
 pub struct LlvmContext {
-    /// The module's MODULE_CODE_VERSION (0 until the record is read).
+    /// The version that picks layouts: MODULE_CODE_VERSION (0 until the record is read), or
+    /// a summary block's FS_VERSION inside that block.
     pub version: u64,
+    /// Whether value operands are relative: MODULE_CODE_VERSION is 1 or more.
+    pub relative_ids: bool,
     /// The number the next value gets (the value id of the instruction being decoded).
     pub value_number: u32,
     /// Warnings from decoders (unknown records, extra operands).
@@ -25,7 +29,7 @@ impl DecodeContext for LlvmContext {
     }
 
     fn relative_ids(&self) -> bool {
-        self.version >= 1
+        self.relative_ids
     }
 
     fn warn(&mut self, warning: Warning) {

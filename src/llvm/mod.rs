@@ -30,6 +30,10 @@ pub mod block_ids {
     pub const METADATA: u32 = 15;
     /// TYPE_BLOCK (TYPE_BLOCK_ID_NEW)
     pub const TYPE: u32 = 17;
+    /// GLOBALVAL_SUMMARY_BLOCK
+    pub const GLOBALVAL_SUMMARY: u32 = 20;
+    /// FULL_LTO_GLOBALVAL_SUMMARY_BLOCK
+    pub const FULL_LTO_GLOBALVAL_SUMMARY: u32 = 24;
     /// STRTAB_BLOCK
     pub const STRTAB: u32 = 23;
 }

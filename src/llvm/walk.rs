@@ -29,12 +29,28 @@ pub struct Walker<'a> {
     cursor: Cursor<'a>,
     numbering: ValueNumbering,
     context: LlvmContext,
+    /// The VERSION record of the summary block being read, if inside one.
+    summary_version: Option<u64>,
 }
+
+/// The global value summary blocks (per module and combined), whose records change shape
+/// with the summary's own VERSION record rather than the module's.
+fn is_summary_block(id: u32) -> bool {
+    id == super::block_ids::GLOBALVAL_SUMMARY || id == super::block_ids::FULL_LTO_GLOBALVAL_SUMMARY
+}
+
+/// FS_VERSION: the first record of a summary block.
+const FS_VERSION: u32 = 10;
 
 impl<'a> Walker<'a> {
     /// A walker at the start of `stream`.
     pub fn new(stream: &Bitstream<'a>) -> Self {
-        Walker { cursor: stream.cursor(), numbering: ValueNumbering::new(), context: LlvmContext::default() }
+        Walker {
+            cursor: stream.cursor(),
+            numbering: ValueNumbering::new(),
+            context: LlvmContext::default(),
+            summary_version: None,
+        }
     }
 
     /// The next block start, block end or record.
@@ -44,15 +60,29 @@ impl<'a> Walker<'a> {
         Ok(Some(match entry {
             Entry::Block(header) => {
                 self.numbering.enter_block(header.id);
+                if is_summary_block(header.id) {
+                    self.summary_version = Some(0);
+                }
                 WalkerEvent::Block(header)
             }
             Entry::EndBlock(id) => {
                 self.numbering.end_block(id);
+                if is_summary_block(id) {
+                    self.summary_version = None;
+                }
                 WalkerEvent::EndBlock(id)
             }
             Entry::Record(record) => {
+                // Inside a summary block the layouts follow the summary's VERSION record.
+                if is_summary_block(block) && record.code == FS_VERSION {
+                    self.summary_version = record.ops.first().copied();
+                }
                 // The context holds the numbers before this record; then count what it defines.
-                self.context.version = self.numbering.version();
+                self.context.version = match self.summary_version {
+                    Some(v) if is_summary_block(block) => v,
+                    _ => self.numbering.version(),
+                };
+                self.context.relative_ids = self.numbering.version() >= 1;
                 self.context.value_number = self.numbering.next_value();
                 self.numbering.record(block, &record);
                 WalkerEvent::Record { block, record, ctx: &mut self.context }

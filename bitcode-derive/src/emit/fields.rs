@@ -322,7 +322,7 @@ impl<'s> Cx<'s> {
     ) -> TokenStream {
         let okk = ok();
         let tail = tail.map(|t| quote!(#t,));
-        let conditional = reads.iter().any(|r| r.field.condition.is_some());
+        let conditional = reads.iter().any(|r| r.field.condition.is_some() || r.field.versions.is_some());
         let direct = !conditional
             && reads.len() == slots.len()
             && reads.iter().enumerate().all(|(i, r)| r.slot == Some(i));
@@ -331,6 +331,18 @@ impl<'s> Cx<'s> {
         let value = |r: &Read<'_>, bindings: &[(&str, Ident, &RKind)]| {
             let v = self.read_field(r.field, ctx, scope);
             let slot_wrapped = r.slot.is_some_and(|s| wrap.get(s).copied().unwrap_or(false));
+            if let Some(range) = &r.field.versions {
+                // Read only in the field's format versions; `None` in the others.
+                let lo = Literal::u64_unsuffixed(range.start);
+                let test = if range.end == u64::MAX {
+                    quote!(ctx.version() >= #lo)
+                } else {
+                    let hi = Literal::u64_unsuffixed(range.end);
+                    quote!((#lo..#hi).contains(&ctx.version()))
+                };
+                let v = if r.field.kind.is_option() { quote!(#v) } else { quote!(#sm(#v)) };
+                return (quote!(if #test { #v } else { #nn }), false);
+            }
             if let Some(c) = r.field.condition {
                 // Read only when the earlier field (or its flag) is true; `None` otherwise.
                 let cond = bindings.iter().rev().find(|(name, _, _)| *name == c.field).map(|(_, b, kind)| {

@@ -169,6 +169,8 @@ struct FieldInfo<'s> {
     presence: &'s Presence,
     /// `present_if`: read only when this earlier field (or its flag) is true.
     condition: Option<&'s crate::model::Condition>,
+    /// `versions`: read only in these format versions.
+    versions: Option<std::ops::Range<u64>>,
 }
 
 /// A struct: the element of an array.
@@ -379,6 +381,7 @@ impl<'s> Cx<'s> {
                 let mut info = self.resolve_field(f);
                 // A struct's fields are plain operands: no presence, no condition.
                 info.condition = None;
+                info.versions = None;
                 if matches!(info.kind, RKind::Struct(_)) {
                     info.kind = RKind::Raw;
                 }
@@ -465,6 +468,7 @@ impl<'s> Cx<'s> {
             kind: self.resolve_kind(&f.kind.value),
             presence: &f.presence,
             condition: f.condition.as_ref().map(|c| &c.value),
+            versions: f.versions.as_ref().map(|v| v.value.clone()),
         }
     }
 

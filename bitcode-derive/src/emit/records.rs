@@ -198,7 +198,9 @@ impl<'s> Cx<'s> {
             let in_all = reads.iter().all(|l| l.iter().any(|r| r.slot == Some(i)));
             let any_optional = reads.iter().flatten().any(|r| {
                 r.slot == Some(i)
-                    && (matches!(r.field.presence, Presence::Optional) || r.field.condition.is_some())
+                    && (matches!(r.field.presence, Presence::Optional)
+                        || r.field.condition.is_some()
+                        || r.field.versions.is_some())
             });
             slot.partial = !in_all;
             slot.wrapped = !slot.kind.is_option() && (!in_all || any_optional);
@@ -291,7 +293,9 @@ impl<'s> Cx<'s> {
             }
         };
         let any_read = reads.iter().any(|l| !l.is_empty());
-        let uses_ctx = has_extra || picks_layout || reads.iter().flatten().any(|r| r.field.kind.needs_ctx());
+        let uses_ctx = has_extra
+            || picks_layout
+            || reads.iter().flatten().any(|r| r.field.kind.needs_ctx() || r.field.versions.is_some());
         let mut_ = any_read.then(|| quote!(mut));
         let allow = (!uses_ctx).then(|| quote!(#[allow(unused_variables)]));
         let (impl_lt, rec_lt) =

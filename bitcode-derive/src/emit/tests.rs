@@ -16,6 +16,7 @@ fn field(name: &str, kind: Kind) -> Field {
         kind: sp(kind),
         presence: Presence::Required,
         condition: None,
+        versions: None,
     }
 }
 

@@ -90,6 +90,10 @@ fn body(r: &body_block::Record<'_>) -> String {
             let _: (&Vec<every_kind::Incoming>, Option<u8>) = (&p.incoming, p.flags);
             format!("{p:?}")
         }
+        body_block::Record::Named(n) => {
+            let _: (Option<u32>, Option<u8>) = (n.strtab_offset, n.legacy);
+            format!("{n:?}")
+        }
         body_block::Record::Unknown(raw) => format!("unknown {}", raw.code),
     }
 }
