@@ -5,10 +5,13 @@
 //! bcdump [FILE]          readable indented dump (a bundled sample when FILE is omitted)
 //! bcdump --trace FILE    JSON lines, one per block start/end and record (see ../shared/oracle)
 //! bcdump --stats FILE    walk every record, print counts per block id and in total
+//! bcdump --check FILE    decode every record typed: records=N typed=T unknown=U errors=E warnings=W
+//! bcdump --symbols FILE  the module's global values as JSON lines (as ../shared/oracle/ll-symbols)
 //! ```
 
 mod dump;
 mod stats;
+mod symbols;
 mod trace;
 
 use std::io::{self, BufWriter, Write};
@@ -24,11 +27,19 @@ const SAMPLE: &[u8] = include_bytes!("../data/hello.bc");
 #[command(about = "Dump an LLVM bitstream file (bitcode, diagnostics, AST file, remarks)")]
 struct Args {
     /// Print the JSON-lines trace of every block and record.
-    #[arg(long, conflicts_with = "stats")]
+    #[arg(long, group = "mode")]
     trace: bool,
     /// Walk every record and print counts per block id and in total.
-    #[arg(long)]
+    #[arg(long, group = "mode")]
     stats: bool,
+    /// Decode every record with the LLVM IR schema and print the counts; exit 1 when a
+    /// record is unknown or does not decode.
+    #[arg(long, group = "mode")]
+    check: bool,
+    /// Print the module's global values as JSON lines, reading only the module's own records
+    /// (function bodies are skipped by their length).
+    #[arg(long, group = "mode")]
+    symbols: bool,
     /// The file to read; the bundled sample when omitted.
     file: Option<PathBuf>,
 }
@@ -61,6 +72,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Check) => ExitCode::FAILURE,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
@@ -74,6 +86,22 @@ fn run(args: &Args, bytes: &[u8], out: &mut impl Write) -> Result<(), Failure> {
     if args.trace {
         for stream in &streams {
             trace::write(stream, out)?;
+        }
+    } else if args.check {
+        let mut report = bitcode::llvm::CheckReport::default();
+        for stream in &streams {
+            report.add(bitcode::llvm::check_stream(stream)?);
+        }
+        for e in &report.first_errors {
+            eprintln!("error: {e}");
+        }
+        writeln!(out, "{}", report.summary())?;
+        if report.unknown + report.errors > 0 {
+            return Err(Failure::Check);
+        }
+    } else if args.symbols {
+        for stream in &streams {
+            symbols::write(stream, out)?;
         }
     } else if args.stats {
         let mut totals = stats::Stats::default();
@@ -96,6 +124,8 @@ pub enum Failure {
     Input(bitcode::Error),
     /// Writing the output failed.
     Output(io::Error),
+    /// `--check` found unknown records or records that do not decode (already reported).
+    Check,
 }
 
 impl From<bitcode::Error> for Failure {
@@ -115,6 +145,7 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::Input(e) => write!(f, "{e}"),
             Failure::Output(e) => write!(f, "writing output: {e}"),
+            Failure::Check => write!(f, "some records are unknown or do not decode"),
         }
     }
 }

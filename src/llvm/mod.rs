@@ -2,12 +2,17 @@
 //! relative operands into absolute value ids, the walk that gives every record with the
 //! right decode context, and (with the IR schema) typed modules.
 
+mod check;
 mod context;
+pub mod ir;
 mod numbering;
+mod symbols;
 mod walk;
 
+pub use check::{check_stream, CheckReport};
 pub use context::LlvmContext;
 pub use numbering::ValueNumbering;
+pub use symbols::{display_bytes, module_symbols, Symbol, SymbolKind};
 pub use walk::{for_each_record, Walker, WalkerEvent};
 
 /// LLVM IR block ids (LLVMBitCodes.h `BlockIDs`).

@@ -353,6 +353,8 @@ impl<'s> Cx<'s> {
         let mut strategy_arms = Vec::new();
         let mut variants = Vec::new();
         let mut decode_arms = Vec::new();
+        let mut any_name_arms = Vec::new();
+        let mut any_unknown_arms = Vec::new();
         for (b, var) in &dispatched {
             let m = &b.module;
             let id = Literal::u32_unsuffixed(b.def.id.value);
@@ -362,6 +364,8 @@ impl<'s> Cx<'s> {
             let vdoc = format!("A record of a `{}` block.", b.def.name.value);
             variants.push(quote!(#[doc = #vdoc] #var(#m::Record<'a>)));
             decode_arms.push(quote!(#id => #m::Record::decode(record, ctx).map(AnyRecord::#var)));
+            any_name_arms.push(quote!(AnyRecord::#var(r) => r.name()));
+            any_unknown_arms.push(quote!(AnyRecord::#var(#m::Record::Unknown(_)) => true));
         }
         let (name_body, record_body, strategy_body) = if dispatched.is_empty() {
             (
@@ -414,6 +418,27 @@ impl<'s> Cx<'s> {
                     /// The record.
                     record: #rt::decode::RawRecord<'a>,
                 },
+            }
+
+            impl AnyRecord<'_> {
+                /// The record's name as the schema spells it (`"unknown"` for a code or a
+                /// block the schema does not name).
+                pub fn name(&self) -> #s {
+                    match self {
+                        #(#any_name_arms,)*
+                        AnyRecord::UnknownBlock { .. } => "unknown",
+                    }
+                }
+
+                /// True for a record of a code or a block the schema does not name.
+                pub fn is_unknown(&self) -> ::core::primitive::bool {
+                    match self {
+                        #(#any_unknown_arms,)*
+                        AnyRecord::UnknownBlock { .. } => true,
+                        #[allow(unreachable_patterns)]
+                        _ => false,
+                    }
+                }
             }
 
             /// Decodes a record of the block with `block_id`; a record of a block the schema

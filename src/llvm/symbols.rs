@@ -1,0 +1,396 @@
+//! A module's global values — global variables, functions, aliases, ifuncs — with the
+//! properties `ll-symbols` prints, read from the module's records alone: function bodies
+//! and every other sub-block are skipped by their length.
+//!
+//! Names come from the string table (module version 2) or from the module-level value
+//! symbol table (versions 0 and 1). The reader's upgrades of old records are applied: DLL
+//! storage from the obsolete dllimport/dllexport linkages, default visibility and DLL
+//! storage for local linkage, dso_local implied by linkage and visibility.
+
+use bitcode_runtime::{Bitstream, Result};
+
+use super::ir::{module_block, strtab_block, value_symtab_block};
+use super::ir::{CallingConv, DllStorage, Linkage, Preemption, ThreadLocal, UnnamedAddr, Visibility};
+use super::{block_ids, Walker, WalkerEvent};
+
+/// What a global value is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SymbolKind {
+    /// An alias.
+    Alias,
+    /// A function (declared or defined).
+    Function,
+    /// A global variable.
+    Global,
+    /// An ifunc.
+    Ifunc,
+}
+
+impl SymbolKind {
+    /// The spelling `ll-symbols` uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SymbolKind::Alias => "alias",
+            SymbolKind::Function => "function",
+            SymbolKind::Global => "global",
+            SymbolKind::Ifunc => "ifunc",
+        }
+    }
+}
+
+/// One global value and its properties. Fields that do not apply to a kind are `None`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    /// What it is.
+    pub kind: SymbolKind,
+    /// Its name as bytes (empty for an unnamed value until [`module_symbols`] numbers it).
+    pub name: Vec<u8>,
+    /// For functions and globals: a declaration (no body, no initializer).
+    pub declaration: Option<bool>,
+    /// Linkage.
+    pub linkage: Linkage,
+    /// Visibility (default for local linkage).
+    pub visibility: Visibility,
+    /// DLL storage class (default for local linkage).
+    pub dll_storage: DllStorage,
+    /// For functions: the calling convention.
+    pub calling_conv: Option<CallingConv>,
+    /// For globals and aliases: the thread-local mode.
+    pub thread_local: Option<ThreadLocal>,
+    /// unnamed_addr.
+    pub unnamed_addr: UnnamedAddr,
+    /// dso_local, written or implied.
+    pub dso_local: bool,
+    /// For globals: constant.
+    pub constant: Option<bool>,
+    /// For globals: externally initialized.
+    pub externally_initialized: Option<bool>,
+    /// For functions and globals: the section name.
+    pub section: Option<Vec<u8>>,
+    /// For functions and globals: the alignment in bytes.
+    pub alignment: Option<u64>,
+    /// For functions: the garbage collector name.
+    pub gc: Option<Vec<u8>>,
+}
+
+impl Symbol {
+    /// The name as `ll-symbols` prints it: the text when it is UTF-8, else LLVM's escaped
+    /// form (printable ASCII but `"` and `\`, `\` as `\\`, other bytes as `\XX`).
+    pub fn display_name(&self) -> String {
+        display_bytes(&self.name)
+    }
+}
+
+/// Bytes as `ll-symbols` shows a name or a string.
+pub fn display_bytes(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(_) => {
+            let mut out = String::new();
+            for &b in bytes {
+                match b {
+                    b'\\' => out.push_str("\\\\"),
+                    0x20..=0x7e if b != b'"' => out.push(b as char),
+                    _ => out.push_str(&format!("\\{b:02X}")),
+                }
+            }
+            out
+        }
+    }
+}
+
+/// A global value while its module is read: where its name is.
+struct Pending {
+    symbol: Symbol,
+    strtab: Option<(u64, u64)>,
+}
+
+/// The module being read.
+#[derive(Default)]
+struct ModuleState {
+    values: Vec<Pending>,
+    sections: Vec<Vec<u8>>,
+    gcs: Vec<Vec<u8>>,
+    /// Names from the module-level value symbol table, by value id.
+    vst_names: Vec<(u64, Vec<u8>)>,
+}
+
+/// The global values of every module in `stream`, module by module, sorted by kind and
+/// name as `ll-symbols` sorts them; unnamed values are named by their slot number.
+pub fn module_symbols(stream: &Bitstream<'_>) -> Result<Vec<Vec<Symbol>>> {
+    let mut walker = Walker::new(stream);
+    let mut modules: Vec<ModuleState> = Vec::new();
+    let mut strtab: Vec<u8> = Vec::new();
+    let mut depth = 0usize;
+    while let Some(event) = walker.next_event()? {
+        match event {
+            WalkerEvent::Block(header) => {
+                depth += 1;
+                let keep = match (depth, header.id) {
+                    (1, block_ids::MODULE) => {
+                        modules.push(ModuleState::default());
+                        true
+                    }
+                    (1, block_ids::STRTAB) => true,
+                    // Names of version 0 and 1 modules; BLOCKINFO is read by skipping.
+                    (2, block_ids::VALUE_SYMTAB) => walker.numbering().version() < 2,
+                    _ => false,
+                };
+                if !keep {
+                    walker.skip_block()?;
+                    depth -= 1;
+                }
+            }
+            WalkerEvent::EndBlock(_) => depth = depth.saturating_sub(1),
+            WalkerEvent::Record { block, record, ctx } => match block {
+                block_ids::MODULE => {
+                    let Some(module) = modules.last_mut() else { continue };
+                    let raw = record.ops.to_vec();
+                    let typed = module_block::Record::decode(&record, ctx).map_err(|e| walker.locate(e))?;
+                    module.add(typed, &raw, walker.numbering().version());
+                }
+                block_ids::VALUE_SYMTAB => {
+                    let Some(module) = modules.last_mut() else { continue };
+                    match value_symtab_block::Record::decode(&record, ctx).map_err(|e| walker.locate(e))? {
+                        value_symtab_block::Record::Entry(e) => {
+                            module.vst_names.push((e.value.0.into(), bytes(&e.name)))
+                        }
+                        value_symtab_block::Record::Fnentry(e) => {
+                            module.vst_names.push((e.value.0.into(), bytes(&e.name)))
+                        }
+                        _ => {}
+                    }
+                }
+                block_ids::STRTAB => {
+                    if let strtab_block::Record::Blob(b) =
+                        strtab_block::Record::decode(&record, ctx).map_err(|e| walker.locate(e))?
+                    {
+                        strtab = b.strtab.to_vec();
+                    }
+                }
+                _ => {}
+            },
+        }
+    }
+    Ok(modules.into_iter().map(|m| m.finish(&strtab)).collect())
+}
+
+fn bytes(b: &bitcode_runtime::decode::Bytes<'_>) -> Vec<u8> {
+    b.as_bytes().to_vec()
+}
+
+/// The raw linkage operand of a global value record: where it sits after the strtab head.
+fn raw_linkage(raw: &[u64], version: u64, index: usize) -> Option<u64> {
+    let head = if version >= 2 { 2 } else { 0 };
+    raw.get(head + index).copied()
+}
+
+/// DLL storage where the record has none: the obsolete dllimport (5) and dllexport (6)
+/// linkages, as LLVM's reader upgrades them.
+fn upgraded_dll_storage(field: Option<DllStorage>, raw_linkage: Option<u64>) -> DllStorage {
+    match (field, raw_linkage) {
+        (Some(d), _) => d,
+        (None, Some(5)) => DllStorage::Dllimport,
+        (None, Some(6)) => DllStorage::Dllexport,
+        (None, _) => DllStorage::Default,
+    }
+}
+
+fn is_local(linkage: Linkage) -> bool {
+    matches!(linkage, Linkage::Private | Linkage::Internal)
+}
+
+/// dso_local as LLVM's reader sets it: written, or implied by local linkage or by a
+/// non-default visibility (but for extern_weak).
+fn dso_local(preemption: Preemption, linkage: Linkage, visibility: Visibility) -> bool {
+    preemption == Preemption::DsoLocal
+        || is_local(linkage)
+        || (visibility != Visibility::Default && linkage != Linkage::ExternWeak)
+}
+
+impl ModuleState {
+    fn add(&mut self, record: module_block::Record<'_>, raw: &[u64], version: u64) {
+        use module_block::Record as R;
+        let strtab = |offset: Option<u64>, size: Option<u64>| offset.zip(size);
+        let pending = match record {
+            R::Sectionname(s) => return self.sections.push(bytes(&s.name)),
+            R::Gcname(g) => return self.gcs.push(bytes(&g.name)),
+            R::GlobalVar(g) => {
+                let linkage = g.linkage;
+                let local = is_local(linkage);
+                let visibility = if local { Visibility::Default } else { g.visibility };
+                let dll = upgraded_dll_storage(g.dll_storage, raw_linkage(raw, version, 3));
+                Pending {
+                    strtab: strtab(g.strtab_offset, g.strtab_size),
+                    symbol: Symbol {
+                        kind: SymbolKind::Global,
+                        name: Vec::new(),
+                        declaration: Some(g.initializer.is_none()),
+                        linkage,
+                        visibility,
+                        dll_storage: if local { DllStorage::Default } else { dll },
+                        calling_conv: None,
+                        thread_local: Some(g.thread_local),
+                        unnamed_addr: g.unnamed_addr,
+                        dso_local: dso_local(g.preemption, linkage, visibility),
+                        constant: Some(g.flags.is_const),
+                        externally_initialized: Some(g.externally_initialized),
+                        section: self.section(g.section),
+                        alignment: g.align.map(|a| a.bytes()),
+                        gc: None,
+                    },
+                }
+            }
+            R::Function(f) => {
+                let linkage = f.linkage;
+                let local = is_local(linkage);
+                let visibility = if local { Visibility::Default } else { f.visibility };
+                let dll = upgraded_dll_storage(f.dll_storage, raw_linkage(raw, version, 3));
+                Pending {
+                    strtab: strtab(f.strtab_offset, f.strtab_size),
+                    symbol: Symbol {
+                        kind: SymbolKind::Function,
+                        name: Vec::new(),
+                        declaration: Some(f.is_proto),
+                        linkage,
+                        visibility,
+                        dll_storage: if local { DllStorage::Default } else { dll },
+                        calling_conv: Some(f.calling_conv),
+                        thread_local: None,
+                        unnamed_addr: f.unnamed_addr,
+                        dso_local: dso_local(f.preemption, linkage, visibility),
+                        constant: None,
+                        externally_initialized: None,
+                        section: self.section(f.section),
+                        alignment: f.align.map(|a| a.bytes()),
+                        gc: f.gc.and_then(|i| self.gcs.get(i as usize).cloned()),
+                    },
+                }
+            }
+            R::Alias(a) => self.alias(
+                a.linkage,
+                a.visibility,
+                a.dll_storage,
+                raw_linkage(raw, version, 3),
+                a.thread_local,
+                a.unnamed_addr,
+                a.preemption,
+                strtab(a.strtab_offset, a.strtab_size),
+            ),
+            R::AliasOld(a) => self.alias(
+                a.linkage,
+                a.visibility,
+                a.dll_storage,
+                raw_linkage(raw, version, 2),
+                a.thread_local,
+                a.unnamed_addr,
+                a.preemption,
+                strtab(a.strtab_offset, a.strtab_size),
+            ),
+            R::Ifunc(i) => {
+                let linkage = i.linkage;
+                let visibility = if is_local(linkage) { Visibility::Default } else { i.visibility };
+                Pending {
+                    strtab: strtab(i.strtab_offset, i.strtab_size),
+                    symbol: Symbol {
+                        kind: SymbolKind::Ifunc,
+                        name: Vec::new(),
+                        declaration: None,
+                        linkage,
+                        visibility,
+                        dll_storage: DllStorage::Default,
+                        calling_conv: None,
+                        thread_local: None,
+                        unnamed_addr: UnnamedAddr::None,
+                        dso_local: dso_local(i.preemption, linkage, visibility),
+                        constant: None,
+                        externally_initialized: None,
+                        section: None,
+                        alignment: None,
+                        gc: None,
+                    },
+                }
+            }
+            _ => return,
+        };
+        self.values.push(pending);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn alias(
+        &self,
+        linkage: Linkage,
+        visibility: Visibility,
+        dll_storage: Option<DllStorage>,
+        raw_linkage: Option<u64>,
+        thread_local: ThreadLocal,
+        unnamed_addr: UnnamedAddr,
+        preemption: Preemption,
+        strtab: Option<(u64, u64)>,
+    ) -> Pending {
+        let local = is_local(linkage);
+        let visibility = if local { Visibility::Default } else { visibility };
+        let dll = upgraded_dll_storage(dll_storage, raw_linkage);
+        Pending {
+            strtab,
+            symbol: Symbol {
+                kind: SymbolKind::Alias,
+                name: Vec::new(),
+                declaration: None,
+                linkage,
+                visibility,
+                dll_storage: if local { DllStorage::Default } else { dll },
+                calling_conv: None,
+                thread_local: Some(thread_local),
+                unnamed_addr,
+                dso_local: dso_local(preemption, linkage, visibility),
+                constant: None,
+                externally_initialized: None,
+                section: None,
+                alignment: None,
+                gc: None,
+            },
+        }
+    }
+
+    fn section(&self, index: Option<u32>) -> Option<Vec<u8>> {
+        index.and_then(|i| self.sections.get(i as usize).cloned())
+    }
+
+    /// Names every value, numbers the unnamed ones and sorts them as `ll-symbols` does.
+    fn finish(self, strtab: &[u8]) -> Vec<Symbol> {
+        let ModuleState { values, vst_names, .. } = self;
+        let mut symbols: Vec<Symbol> = values
+            .into_iter()
+            .enumerate()
+            .map(|(id, p)| {
+                let mut symbol = p.symbol;
+                symbol.name = match p.strtab {
+                    Some((offset, size)) => usize::try_from(offset)
+                        .ok()
+                        .zip(usize::try_from(offset.saturating_add(size)).ok())
+                        .and_then(|(a, z)| strtab.get(a..z))
+                        .map(<[u8]>::to_vec)
+                        .unwrap_or_default(),
+                    None => vst_names
+                        .iter()
+                        .find(|(value, _)| *value == id as u64)
+                        .map(|(_, n)| n.clone())
+                        .unwrap_or_default(),
+                };
+                symbol
+            })
+            .collect();
+        // Unnamed values get the slots LLVM's writer gives them: globals, aliases, ifuncs,
+        // then functions, each in module order.
+        let mut slot = 0;
+        for kind in [SymbolKind::Global, SymbolKind::Alias, SymbolKind::Ifunc, SymbolKind::Function] {
+            for s in symbols.iter_mut().filter(|s| s.kind == kind && s.name.is_empty()) {
+                s.name = slot.to_string().into_bytes();
+                slot += 1;
+            }
+        }
+        symbols.sort_by(|a, b| (a.kind.as_str(), a.display_name()).cmp(&(b.kind.as_str(), b.display_name())));
+        symbols
+    }
+}
