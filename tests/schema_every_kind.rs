@@ -328,9 +328,13 @@ fn arrays_of_structs() {
     assert_eq!((s.condition, s.default), (ValueId(19), 4));
     let cases: Vec<(i64, u32)> = s.cases.iter().map(|c| (c.value, c.target)).collect();
     assert_eq!(cases, vec![(-5, 6), (9, 7)]);
-    // a struct cut short is an error naming its field
-    let err = one(9, 10, vec![1, 4, 2], &mut ctx).unwrap_err();
-    assert!(err.to_string().contains("field target: missing"), "{err}");
+    // arrays of structs take whole elements: an element cut short is left over, kept raw
+    // with a warning
+    let r = body(10, vec![1, 4, 2], &mut ctx);
+    let body_block::Record::Switch(s) = r else { panic!("{r:?}") };
+    assert!(s.cases.is_empty());
+    assert_eq!(s.extra_operands, vec![2]);
+    assert!(matches!(ctx.warnings.last(), Some(Warning::ExtraOperands { record: "SWITCH", count: 1, .. })));
     // counted structs, then a bool that decides whether the last field is there
     let r = body(11, vec![2, signed(1), 3, signed(-2), 4, 1, 9], &mut ctx);
     let body_block::Record::Phi(p) = r else { panic!("{r:?}") };
@@ -356,4 +360,53 @@ fn fields_of_some_versions_only() {
     let r = body(12, vec![100, 5, 7, 9], &mut v2);
     let body_block::Record::Named(n) = r else { panic!("{r:?}") };
     assert_eq!(n.extra_operands, vec![9]);
+}
+
+#[test]
+fn constant_ranges_and_counts_from_earlier_fields() {
+    let mut ctx = BasicContext::default();
+    // 32-bit: [-3, 10); then two more ranges counted by `count`
+    let r =
+        body(13, vec![32, signed(-3), signed(10), 2, signed(0), signed(1), signed(5), signed(6)], &mut ctx);
+    let body_block::Record::Ranges(x) = r else { panic!("{r:?}") };
+    assert_eq!((x.range.lower[0] as i64, x.range.upper[0] as i64), (-3, 10));
+    assert_eq!(x.more.len(), 2);
+    assert_eq!((x.more[1].lower[0], x.more[1].upper[0]), (5, 6));
+    // 128-bit: one word of counts (lower 2 words, upper 1 word), then the words
+    let r = body(13, vec![128, 2 | (1 << 32), signed(7), signed(-1), signed(9), 0], &mut ctx);
+    let body_block::Record::Ranges(x) = r else { panic!("{r:?}") };
+    assert_eq!(x.range.lower, vec![7, u64::MAX]);
+    assert_eq!(x.range.upper, vec![9]);
+    assert!(x.more.is_empty());
+    // a count beyond the operands
+    let err = one(9, 13, vec![8, 0, 2, 5, 0, 2], &mut ctx).unwrap_err();
+    assert!(err.to_string().contains("field more: missing"), "{err}");
+}
+
+#[test]
+fn whole_struct_elements_then_a_trailing_field() {
+    let mut ctx = BasicContext { value_number: 10, ..Default::default() };
+    let r = body(14, vec![signed(1), 2, signed(2), 3], &mut ctx);
+    let body_block::Record::PhiFmf(p) = r else { panic!("{r:?}") };
+    assert_eq!((p.incoming.len(), p.fast_math), (2, None));
+    let r = body(14, vec![signed(1), 2, signed(2), 3, 31], &mut ctx);
+    let body_block::Record::PhiFmf(p) = r else { panic!("{r:?}") };
+    assert_eq!((p.incoming.len(), p.fast_math), (2, Some(31)));
+}
+
+#[test]
+fn call_arguments_fixed_then_variadic() {
+    // two fixed parameters: plain relative ids; then variadic value-type pairs
+    let mut ctx = BasicContext { value_number: 10, call_params: Some(2), ..Default::default() };
+    let r = body(15, vec![1, 3, 0, 4, 0, 5], &mut ctx);
+    let body_block::Record::CallArgs(c) = r else { panic!("{r:?}") };
+    let args: Vec<(u32, Option<u32>)> = c.args.iter().map(|a| (a.id.0, a.ty.map(|t| t.0))).collect();
+    // 3 -> 7 and 0 -> 10 (fixed: no type even when forward), then 4 -> 6, then 0 -> 10 with type 5
+    assert_eq!(args, vec![(7, None), (10, None), (6, None), (10, Some(5))]);
+    // unknown parameter count: every argument is a value-type pair
+    let mut ctx = BasicContext { value_number: 10, ..Default::default() };
+    let r = body(15, vec![1, 3, 0, 4], &mut ctx);
+    let body_block::Record::CallArgs(c) = r else { panic!("{r:?}") };
+    let args: Vec<(u32, Option<u32>)> = c.args.iter().map(|a| (a.id.0, a.ty.map(|t| t.0))).collect();
+    assert_eq!(args, vec![(7, None), (10, Some(4))]);
 }

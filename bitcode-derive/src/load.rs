@@ -122,6 +122,8 @@ const FIELD_KEYS: &[&str] = &[
     "default",
     "present_if",
     "versions",
+    "count",
+    "width",
 ];
 
 /// The field kinds, as written in `kind = "..."`.
@@ -148,6 +150,8 @@ pub const KINDS: &[&str] = &[
     "counted_array",
     "group",
     "struct",
+    "constant_range",
+    "call_args",
 ];
 
 /// The known word nearest to `word`, when it is near enough to be a likely typo.
@@ -911,6 +915,7 @@ impl Loader<'_> {
                     None
                 }
             });
+            let count = self.string(&ft, "count");
             out.push(Field {
                 rust_name: self.rust_name(&ft, snake(&name.value)),
                 doc: self.doc(&ft),
@@ -919,6 +924,7 @@ impl Loader<'_> {
                 presence,
                 condition,
                 versions,
+                count,
             });
         }
         out
@@ -962,6 +968,10 @@ impl Loader<'_> {
             "struct" if element => {
                 param(self, "struct", "\"StructName\"").map_or(Kind::Invalid, Kind::Struct)
             }
+            "constant_range" => {
+                param(self, "width", "\"bit_width\"").map_or(Kind::Invalid, Kind::ConstantRange)
+            }
+            "call_args" if !element => Kind::CallArgs,
             "struct" => {
                 self.diags.error_with_help(
                     span.clone(),
@@ -975,7 +985,12 @@ impl Loader<'_> {
                     let inner = self.kind(t, &of, true);
                     let allowed = !matches!(
                         inner.value,
-                        Kind::String | Kind::Blob | Kind::Array(_) | Kind::CountedArray(_) | Kind::Group(_)
+                        Kind::String
+                            | Kind::Blob
+                            | Kind::Array(_)
+                            | Kind::CountedArray(_)
+                            | Kind::Group(_)
+                            | Kind::CallArgs
                     );
                     if !allowed {
                         self.diags.error_with_help(
@@ -1027,12 +1042,17 @@ impl Loader<'_> {
                     | ("flags", Kind::Flags(_))
                     | ("group", Kind::Group(_))
                     | ("struct", Kind::Struct(_))
+                    | ("width", Kind::ConstantRange(_))
             )
         };
         if matches!(kind.value, Kind::Invalid) {
             return;
         }
-        for key in ["enum", "flags", "group", "struct", "of"] {
+        if let (Some(v), false) = (t.get("count"), matches!(kind.value, Kind::CountedArray(_))) {
+            self.diags
+                .error(v.span(), format!("`count` applies to kind `counted_array` only, in {}", t.what));
+        }
+        for key in ["enum", "flags", "group", "struct", "width", "of"] {
             if let Some(v) = t.get(key) {
                 if !uses(key) {
                     self.diags.error(v.span(), format!("`{key}` does not apply to the kind of {}", t.what));

@@ -248,6 +248,9 @@ pub struct Field {
     pub condition: Option<Spanned<Condition>>,
     /// `versions`: the field is there only in these format versions, `[start, end)`.
     pub versions: Option<Spanned<Range<u64>>>,
+    /// `count` of a `counted_array`: the element count is this earlier field's value
+    /// instead of the next operand.
+    pub count: Option<Spanned<String>>,
 }
 
 /// `present_if = "FIELD"` (an earlier `bool` field) or `"FIELD.FLAG"` (a one-bit flag of an
@@ -324,6 +327,12 @@ pub enum Kind {
     Group(Spanned<String>),
     /// `struct` with `struct = NAME`, as the element of an array: that struct's fields.
     Struct(Spanned<String>),
+    /// `constant_range` with `width = FIELD`: LLVM's encoding of a range of integers of the
+    /// bit width an earlier field gives.
+    ConstantRange(Spanned<String>),
+    /// `call_args`: a call's arguments, fixed parameters then variadic value-type pairs (the
+    /// decode context knows how many parameters the called function has).
+    CallArgs,
     /// A kind that could not be understood (a diagnostic was reported); emitted as a raw
     /// `u64` so that the rest of the schema still compiles.
     Invalid,
@@ -332,7 +341,12 @@ pub enum Kind {
 impl Kind {
     /// True for kinds that take every remaining operand, so no field may follow.
     pub fn takes_rest(&self) -> bool {
-        matches!(self, Kind::String | Kind::Array(_) | Kind::Group(_))
+        match self {
+            // An array of structs takes whole elements only: fields after it read the rest.
+            Kind::Array(inner) => !matches!(inner.value, Kind::Struct(_)),
+            Kind::String | Kind::Group(_) | Kind::CallArgs => true,
+            _ => false,
+        }
     }
 
     /// True for kinds that read no operand (`blob`).

@@ -94,6 +94,53 @@ fn check_struct(st: &mut StructDef, refs: &Refs<'_>, diags: &mut Diagnostics) {
     check_fields(&mut st.fields, &what, refs, diags);
 }
 
+/// A `counted_array`'s `count` and a `constant_range`'s `width` name an earlier required
+/// unsigned field; a bad reference is reported, and the field is read raw.
+fn check_field_refs(f: &mut Field, earlier: &[(String, Kind, bool)], what: &str, diags: &mut Diagnostics) {
+    let mut check = |name: &Spanned<String>, key: &str| -> bool {
+        let problem = match earlier.iter().find(|(n, _, _)| *n == name.value) {
+            None => Some(format!("`{key}` of {what} names `{}`, which is no earlier field", name.value)),
+            Some((_, _, false)) => {
+                Some(format!("`{key}` of {what} names `{}`, which is optional", name.value))
+            }
+            Some((_, Kind::Unsigned(_) | Kind::Invalid, true)) => None,
+            Some((_, k, true)) => {
+                Some(format!("`{key}` of {what} names `{}`, of kind `{}`", name.value, kind_name(k)))
+            }
+        };
+        match problem {
+            Some(message) => {
+                diags.error_with_help(
+                    name.span.clone(),
+                    message,
+                    format!("`{key}` names an earlier required unsigned field"),
+                );
+                false
+            }
+            None => true,
+        }
+    };
+    if let Some(count) = f.count.clone() {
+        if !check(&count, "count") {
+            f.count = None;
+            f.kind.value = Kind::Invalid;
+        }
+    }
+    let width = match &f.kind.value {
+        Kind::ConstantRange(w) => Some(w.clone()),
+        Kind::Array(inner) | Kind::CountedArray(inner) => match &inner.value {
+            Kind::ConstantRange(w) => Some(w.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(width) = width {
+        if !check(&width, "width") {
+            f.kind.value = Kind::Invalid;
+        }
+    }
+}
+
 /// A field's `present_if`: an earlier required `bool` field, or a one-bit flag of an earlier
 /// required `flags` field. A bad condition is reported and dropped.
 fn check_condition(
@@ -691,6 +738,7 @@ fn check_fields(fields: &mut Vec<Field>, owner: &str, refs: &Refs<'_>, diags: &m
         n += 1;
         let fwhat = format!("field {} of {owner}", f.name.value);
         check_condition(f, &earlier, &fwhat, refs, diags);
+        check_field_refs(f, &earlier, &fwhat, diags);
         check_ident(&mut f.rust_name, &f.name.span, &fwhat, &format!("invalid_{n}"), diags);
         if f.rust_name == "extra_operands" {
             diags.error_with_help(
@@ -833,7 +881,9 @@ fn check_presence(f: &mut Field, what: &str, refs: &Refs<'_>, diags: &mut Diagno
         | Kind::Array(_)
         | Kind::CountedArray(_)
         | Kind::Group(_)
-        | Kind::Struct(_) => Err((
+        | Kind::Struct(_)
+        | Kind::ConstantRange(_)
+        | Kind::CallArgs => Err((
             format!("{what} has a `default`, which kind `{}` cannot have", kind_name(kind)),
             "make it `optional = true` instead".to_string(),
         )),
@@ -948,6 +998,8 @@ fn kind_name(k: &Kind) -> &'static str {
         Kind::CountedArray(_) => "counted_array",
         Kind::Group(_) => "group",
         Kind::Struct(_) => "struct",
+        Kind::ConstantRange(_) => "constant_range",
+        Kind::CallArgs => "call_args",
         Kind::Invalid => "?",
     }
 }
@@ -961,6 +1013,7 @@ impl Kind {
             Kind::Flags(s) => Kind::Flags(strip(s)),
             Kind::Group(s) => Kind::Group(strip(s)),
             Kind::Struct(s) => Kind::Struct(strip(s)),
+            Kind::ConstantRange(s) => Kind::ConstantRange(strip(s)),
             Kind::Array(k) => Kind::Array(Box::new(Spanned::new(k.value.clone_without_spans(), 0..0))),
             Kind::CountedArray(k) => {
                 Kind::CountedArray(Box::new(Spanned::new(k.value.clone_without_spans(), 0..0)))

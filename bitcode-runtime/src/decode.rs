@@ -27,6 +27,17 @@ pub struct ValueRef {
     pub ty: Option<TypeId>,
 }
 
+/// A range of integers of some bit width (LLVM's ConstantRange): `lower` up to `upper`
+/// (exclusive, wrapping), each as 64-bit words, least significant first, two's complement.
+/// Ranges of up to 64 bits have one word, sign-extended.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ConstantRange {
+    /// The lower bound's words.
+    pub lower: Vec<u64>,
+    /// The upper bound's words.
+    pub upper: Vec<u64>,
+}
+
 /// An alignment, a power of two in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Align {
@@ -181,6 +192,12 @@ pub trait DecodeContext {
         true
     }
 
+    /// For a call being decoded: how many fixed parameters its function type has, when
+    /// known (the arguments past them are variadic and carry types when forward).
+    fn call_params(&self) -> Option<u32> {
+        None
+    }
+
     /// Takes a warning.
     fn warn(&mut self, warning: Warning);
 }
@@ -194,6 +211,8 @@ pub struct BasicContext {
     pub value_number: u32,
     /// True when value ids are absolute (the opposite of [`DecodeContext::relative_ids`]).
     pub absolute_ids: bool,
+    /// Reported by [`DecodeContext::call_params`].
+    pub call_params: Option<u32>,
     /// Every warning so far.
     pub warnings: Vec<Warning>,
 }
@@ -209,6 +228,10 @@ impl DecodeContext for BasicContext {
 
     fn relative_ids(&self) -> bool {
         !self.absolute_ids
+    }
+
+    fn call_params(&self) -> Option<u32> {
+        self.call_params
     }
 
     fn warn(&mut self, warning: Warning) {
@@ -621,6 +644,74 @@ impl<'r, 'a> Operands<'r, 'a> {
         let mut out = Vec::with_capacity(self.remaining());
         while !self.is_exhausted() {
             out.push(read(self)?);
+        }
+        Ok(out)
+    }
+
+    /// Elements read with `read` while at least `min_ops` operands remain (a whole element):
+    /// fields after the array read what is left.
+    pub fn array_whole<T>(
+        &mut self,
+        min_ops: usize,
+        mut read: impl FnMut(&mut Self) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let mut out = Vec::new();
+        while self.remaining() >= min_ops.max(1) {
+            out.push(read(self)?);
+        }
+        Ok(out)
+    }
+
+    /// `count` elements read with `read`, the count given by an earlier field.
+    pub fn counted_by<T>(
+        &mut self,
+        field: &'static str,
+        count: u64,
+        mut read: impl FnMut(&mut Self) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        if count > self.remaining() as u64 {
+            return Err(self.error(field, FieldProblem::Missing { operands: self.ops.len() }));
+        }
+        (0..count).map(|_| read(self)).collect()
+    }
+
+    /// A constant range of `width` bits, as LLVM writes it: up to 64 bits, the lower and
+    /// upper bounds as signed VBR; wider, one operand with the word counts of the bounds
+    /// (lower in the low 32 bits, upper in the high 32), then the words, each signed VBR.
+    pub fn constant_range(&mut self, field: &'static str, width: u64) -> Result<ConstantRange> {
+        if width <= 64 {
+            let lower = decode_signed(self.raw(field)?) as u64;
+            let upper = decode_signed(self.raw(field)?) as u64;
+            return Ok(ConstantRange { lower: vec![lower], upper: vec![upper] });
+        }
+        let counts = self.raw(field)?;
+        let (lower_words, upper_words) = (counts & 0xffff_ffff, counts >> 32);
+        if lower_words.saturating_add(upper_words) > self.remaining() as u64 {
+            return Err(self.error(field, FieldProblem::Missing { operands: self.ops.len() }));
+        }
+        let mut words = |n: u64| -> Result<Vec<u64>> {
+            (0..n).map(|_| self.raw(field).map(|w| decode_signed(w) as u64)).collect()
+        };
+        let lower = words(lower_words)?;
+        let upper = words(upper_words)?;
+        Ok(ConstantRange { lower, upper })
+    }
+
+    /// A call's arguments: as many relative values as the called function has fixed
+    /// parameters (the context knows, from the function type), then value-type pairs for
+    /// the variadic rest. When the parameter count is unknown, every argument is read as a
+    /// value-type pair.
+    pub fn call_args(&mut self, field: &'static str, ctx: &dyn DecodeContext) -> Result<Vec<ValueRef>> {
+        let fixed = ctx.call_params().unwrap_or(0) as usize;
+        let mut out = Vec::with_capacity(self.remaining());
+        for _ in 0..fixed {
+            if self.is_exhausted() {
+                break;
+            }
+            out.push(ValueRef { id: self.relative(field, ctx)?, ty: None });
+        }
+        while !self.is_exhausted() {
+            out.push(self.value_type(field, ctx)?);
         }
         Ok(out)
     }

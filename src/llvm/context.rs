@@ -13,6 +13,8 @@ pub struct LlvmContext {
     pub version: u64,
     /// Whether value operands are relative: MODULE_CODE_VERSION is 1 or more.
     pub relative_ids: bool,
+    /// For a call record: the called function's number of fixed parameters, when known.
+    pub call_params: Option<u32>,
     /// The number the next value gets (the value id of the instruction being decoded).
     pub value_number: u32,
     /// Warnings from decoders (unknown records, extra operands).
@@ -30,6 +32,10 @@ impl DecodeContext for LlvmContext {
 
     fn relative_ids(&self) -> bool {
         self.relative_ids
+    }
+
+    fn call_params(&self) -> Option<u32> {
+        self.call_params
     }
 
     fn warn(&mut self, warning: Warning) {

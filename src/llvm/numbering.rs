@@ -103,6 +103,8 @@ pub struct ValueNumbering {
     in_function: Option<u32>,
     /// Calls whose function type could not be found (counted as defining a value).
     unresolved_calls: u64,
+    /// The parameter count of the function the last call record called, when known.
+    last_call_params: Option<u32>,
 }
 
 impl ValueNumbering {
@@ -158,9 +160,16 @@ impl ValueNumbering {
         }
     }
 
-    /// A record of block `block_id`, after it was decoded: counts the value it defines.
+    /// For the last record given to [`ValueNumbering::record`], when it was a call, invoke
+    /// or callbr: how many fixed parameters the called function has, when known.
+    pub fn last_call_params(&self) -> Option<u32> {
+        self.last_call_params
+    }
+
+    /// A record of block `block_id`: counts the value it defines.
     pub fn record(&mut self, block_id: u32, record: &Record<'_, '_>) {
         let ops = record.ops;
+        self.last_call_params = None;
         match block_id {
             block_ids::MODULE => self.module_record(record.code, ops),
             block_ids::TYPE => self.type_record(record.code, ops),
@@ -264,7 +273,10 @@ impl ValueNumbering {
             ops.get(type_at).and_then(|&callee| self.callee_type(callee))
         };
         match function_type.and_then(|t| self.function_type(t)) {
-            Some((return_type, _)) => self.types.get(return_type as usize) != Some(&TypeInfo::Void),
+            Some((return_type, params)) => {
+                self.last_call_params = Some(params);
+                self.types.get(return_type as usize) != Some(&TypeInfo::Void)
+            }
             None => {
                 self.unresolved_calls += 1;
                 true

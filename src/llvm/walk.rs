@@ -85,6 +85,7 @@ impl<'a> Walker<'a> {
                 self.context.relative_ids = self.numbering.version() >= 1;
                 self.context.value_number = self.numbering.next_value();
                 self.numbering.record(block, &record);
+                self.context.call_params = self.numbering.last_call_params();
                 WalkerEvent::Record { block, record, ctx: &mut self.context }
             }
         }))

@@ -33,9 +33,14 @@ impl<'s> Cx<'s> {
                 let u = prim("u8");
                 quote!(&'a [#u])
             }
-            RKind::Array(e) | RKind::CountedArray(e) => {
+            RKind::Array(e) | RKind::CountedArray(e) | RKind::CountedBy(e, _) => {
                 let (v, t) = (vec(), self.type_of(e, scope));
                 quote!(#v<#t>)
+            }
+            RKind::ConstantRange(_) => quote!(#rt::decode::ConstantRange),
+            RKind::CallArgs => {
+                let v = vec();
+                quote!(#v<#rt::decode::ValueRef>)
             }
             RKind::Group(g) => {
                 let v = vec();
@@ -77,7 +82,9 @@ impl<'s> Cx<'s> {
         }
     }
 
-    /// An expression of type `Result<T>` reading one field of kind `k` from `ops`.
+    /// An expression of type `Result<T>` reading one field of kind `k` from `ops`. `refs`
+    /// gives, for earlier fields this one reads (a width, a count), a `u64` expression.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn read_call(
         &self,
         k: &RKind,
@@ -85,9 +92,13 @@ impl<'s> Cx<'s> {
         ctx: &TokenStream,
         scope: &Scope,
         top: bool,
+        refs: &[(&str, TokenStream)],
     ) -> TokenStream {
         let rt = self.rt;
         let n = str_lit(name);
+        let earlier = |field: &str| {
+            refs.iter().rev().find(|(f, _)| *f == field).map_or_else(|| quote!(0u64), |(_, e)| e.clone())
+        };
         match k {
             RKind::Unsigned(p) => {
                 let p = prim(p);
@@ -114,19 +125,37 @@ impl<'s> Cx<'s> {
             RKind::CString => quote!(ops.cstring(#n)),
             RKind::Blob => quote!(ops.blob(#n)),
             RKind::Array(e) => {
-                let inner = self.read_call(e, name, ctx, scope, false);
-                quote!(ops.array(|ops| #inner))
+                let inner = self.read_call(e, name, ctx, scope, false, refs);
+                match &**e {
+                    // Structs are taken whole: fields after the array read what is left.
+                    RKind::Struct(st) => {
+                        let min =
+                            Literal::usize_unsuffixed(self.structs.get(*st).map_or(1, |s| s.fields.len()));
+                        quote!(ops.array_whole(#min, |ops| #inner))
+                    }
+                    _ => quote!(ops.array(|ops| #inner)),
+                }
             }
             RKind::CountedArray(e) => {
-                let inner = self.read_call(e, name, ctx, scope, false);
+                let inner = self.read_call(e, name, ctx, scope, false, refs);
                 quote!(ops.counted_array(#n, |ops| #inner))
             }
+            RKind::CountedBy(e, count) => {
+                let inner = self.read_call(e, name, ctx, scope, false, refs);
+                let count = earlier(count);
+                quote!(ops.counted_by(#n, #count, |ops| #inner))
+            }
+            RKind::ConstantRange(width) => {
+                let width = earlier(width);
+                quote!(ops.constant_range(#n, #width))
+            }
+            RKind::CallArgs => quote!(ops.call_args(#n, #ctx)),
             RKind::Struct(st) => match self.structs.get(*st) {
                 // One element: each field read in order into the struct.
                 Some(info) => {
                     let path = scope.path(&info.ident);
                     let reads = info.fields.iter().map(|f| {
-                        let v = self.read_field(f, ctx, scope);
+                        let v = self.read_field(f, ctx, scope, &[]);
                         match &f.ident {
                             Some(id) => quote!(#id: #v),
                             None => quote!(),
@@ -151,8 +180,14 @@ impl<'s> Cx<'s> {
 
     /// The value expression of one field read, with its presence: `T`, or `Option<T>` for
     /// an optional field (flattened when `T` is already an option).
-    pub(super) fn read_field(&self, f: &FieldInfo<'_>, ctx: &TokenStream, scope: &Scope) -> TokenStream {
-        let call = self.read_call(&f.kind, f.name, ctx, scope, true);
+    pub(super) fn read_field(
+        &self,
+        f: &FieldInfo<'_>,
+        ctx: &TokenStream,
+        scope: &Scope,
+        refs: &[(&str, TokenStream)],
+    ) -> TokenStream {
+        let call = self.read_call(&f.kind, f.name, ctx, scope, true, refs);
         match f.presence {
             Presence::Required => quote!(#call?),
             Presence::Optional if f.kind.is_option() => quote!(ops.optional(|ops| #call)?.flatten()),
@@ -322,14 +357,22 @@ impl<'s> Cx<'s> {
     ) -> TokenStream {
         let okk = ok();
         let tail = tail.map(|t| quote!(#t,));
-        let conditional = reads.iter().any(|r| r.field.condition.is_some() || r.field.versions.is_some());
+        let conditional = reads.iter().any(|r| {
+            r.field.condition.is_some() || r.field.versions.is_some() || !r.field.kind.refers_to().is_empty()
+        });
         let direct = !conditional
             && reads.len() == slots.len()
             && reads.iter().enumerate().all(|(i, r)| r.slot == Some(i));
         let sm = some();
         let nn = none();
         let value = |r: &Read<'_>, bindings: &[(&str, Ident, &RKind)]| {
-            let v = self.read_field(r.field, ctx, scope);
+            // Earlier fields this one reads (a width, a count), as `u64` values.
+            let refs: Vec<(&str, TokenStream)> = bindings
+                .iter()
+                .filter(|(_, _, k)| matches!(k, RKind::Unsigned(_)))
+                .map(|(name, b, _)| (*name, quote!((#b as ::core::primitive::u64))))
+                .collect();
+            let v = self.read_field(r.field, ctx, scope, &refs);
             let slot_wrapped = r.slot.is_some_and(|s| wrap.get(s).copied().unwrap_or(false));
             if let Some(range) = &r.field.versions {
                 // Read only in the field's format versions; `None` in the others.

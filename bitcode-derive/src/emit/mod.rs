@@ -82,13 +82,37 @@ enum RKind {
     Group(usize),
     /// Index into [`Cx::structs`] (an array element).
     Struct(usize),
+    /// A constant range whose bit width is the earlier field of this schema name.
+    ConstantRange(String),
+    /// A counted array whose count is the earlier field of this schema name.
+    CountedBy(Box<RKind>, String),
+    /// A call's arguments.
+    CallArgs,
     /// A raw `u64` (an invalid or unresolved kind).
     Raw,
 }
 
 impl RKind {
     fn takes_rest(&self) -> bool {
-        matches!(self, RKind::String | RKind::Array(_) | RKind::Group(_))
+        match self {
+            RKind::Array(e) => !matches!(**e, RKind::Struct(_)),
+            RKind::String | RKind::Group(_) | RKind::CallArgs => true,
+            _ => false,
+        }
+    }
+
+    /// The schema names of earlier fields this kind reads (a width, a count).
+    fn refers_to(&self) -> Vec<&str> {
+        match self {
+            RKind::ConstantRange(w) => vec![w.as_str()],
+            RKind::CountedBy(e, c) => {
+                let mut v = e.refers_to();
+                v.push(c.as_str());
+                v
+            }
+            RKind::Array(e) | RKind::CountedArray(e) => e.refers_to(),
+            _ => Vec::new(),
+        }
     }
 
     /// Kinds whose Rust type is already an `Option`.
@@ -465,7 +489,10 @@ impl<'s> Cx<'s> {
             name: &f.name.value,
             ident: ident(&f.rust_name),
             doc: f.doc.as_deref(),
-            kind: self.resolve_kind(&f.kind.value),
+            kind: match (&f.count, self.resolve_kind(&f.kind.value)) {
+                (Some(count), RKind::CountedArray(e)) => RKind::CountedBy(e, count.value.clone()),
+                (_, kind) => kind,
+            },
             presence: &f.presence,
             condition: f.condition.as_ref().map(|c| &c.value),
             versions: f.versions.as_ref().map(|v| v.value.clone()),
@@ -512,6 +539,8 @@ impl<'s> Cx<'s> {
             Kind::Struct(name) => {
                 self.struct_index.get(name.value.as_str()).map_or(RKind::Raw, |&i| RKind::Struct(i))
             }
+            Kind::ConstantRange(width) => RKind::ConstantRange(width.value.clone()),
+            Kind::CallArgs => RKind::CallArgs,
             Kind::Invalid => RKind::Raw,
         }
     }
@@ -519,7 +548,7 @@ impl<'s> Cx<'s> {
     pub(super) fn needs_lifetime(&self, k: &RKind) -> bool {
         match k {
             RKind::String | RKind::CString | RKind::Blob => true,
-            RKind::Array(e) | RKind::CountedArray(e) => self.needs_lifetime(e),
+            RKind::Array(e) | RKind::CountedArray(e) | RKind::CountedBy(e, _) => self.needs_lifetime(e),
             RKind::Group(g) => self.groups.get(*g).is_some_and(|g| g.lifetime),
             RKind::Struct(st) => self.structs.get(*st).is_some_and(|st| st.lifetime),
             _ => false,

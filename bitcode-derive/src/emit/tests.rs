@@ -17,6 +17,7 @@ fn field(name: &str, kind: Kind) -> Field {
         presence: Presence::Required,
         condition: None,
         versions: None,
+        count: None,
     }
 }
 

@@ -94,6 +94,9 @@ fn body(r: &body_block::Record<'_>) -> String {
             let _: (Option<u32>, Option<u8>) = (n.strtab_offset, n.legacy);
             format!("{n:?}")
         }
+        body_block::Record::Ranges(r) => format!("{r:?}"),
+        body_block::Record::PhiFmf(p) => format!("{p:?}"),
+        body_block::Record::CallArgs(c) => format!("{c:?}"),
         body_block::Record::Unknown(raw) => format!("unknown {}", raw.code),
     }
 }
