@@ -14,9 +14,18 @@ fn no_file_dumps_the_bundled_sample() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("LLVM IR bitcode stream, 1732 bytes"), "{text}");
-    // the identification string and the module's triple come out as text
-    assert!(text.contains("\"LLVM14.0.6\""), "{text}");
-    assert!(text.contains("\"x86_64-pc-linux-gnu\""), "{text}");
+    // typed records: schema names, field names, enum spellings, resolved value ids
+    for expected in [
+        "STRING producer=\"LLVM14.0.6\"",
+        "TRIPLE triple=\"x86_64-pc-linux-gnu\"",
+        "linkage=private",
+        "%15 = INST_CMP2 lhs=%7 rhs=%9 predicate=eq",
+        "%16 = INST_BINOP lhs=%7 rhs=%10 opcode=mul",
+        "%17 = INST_PHI type=t5 incoming=[(value=%11, block=0), (value=%16, block=1)]",
+        "ENTRY value=%16 name=\"twice\"",
+    ] {
+        assert!(text.contains(expected), "missing {expected}:\n{text}");
+    }
 }
 
 /// `--stats` counts exactly the records and blocks that `--trace` lists, and ends with

@@ -25,6 +25,7 @@ pub mod decode;
 pub mod embedded;
 pub mod error;
 pub mod input;
+pub mod show;
 pub mod writer;
 
 pub use abbrev::{Abbrev, AbbrevOp, ScalarEncoding};

@@ -2,7 +2,8 @@
 //! embedded in native objects, serialized diagnostics, AST files, remarks) and prints it.
 //!
 //! ```text
-//! bcdump [FILE]          readable indented dump (a bundled sample when FILE is omitted)
+//! bcdump [FILE]          readable indented dump, typed by the stream's schema (a bundled
+//!                        sample when FILE is omitted)
 //! bcdump --trace FILE    JSON lines, one per block start/end and record (see ../shared/oracle)
 //! bcdump --stats FILE    walk every record, print counts per block id and in total
 //! bcdump --check FILE    decode every record typed: records=N typed=T unknown=U errors=E warnings=W
@@ -13,6 +14,7 @@ mod dump;
 mod stats;
 mod symbols;
 mod trace;
+mod typed;
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -111,7 +113,10 @@ fn run(args: &Args, bytes: &[u8], out: &mut impl Write) -> Result<(), Failure> {
         totals.write(out)?;
     } else {
         for stream in &streams {
-            dump::write(stream, out)?;
+            match stream.magic() {
+                bitcode::Magic::LlvmIr => typed::write(stream, out)?,
+                _ => dump::write(stream, out)?,
+            }
         }
     }
     Ok(())

@@ -63,6 +63,7 @@ impl<'s> Cx<'s> {
         let mut variants = Vec::new();
         let mut dispatch = Vec::new();
         let mut name_arms = Vec::new();
+        let mut display_arms = Vec::new();
         let mut code_arms = Vec::new();
         for r in &b.records {
             let rid = &r.ident;
@@ -73,6 +74,7 @@ impl<'s> Cx<'s> {
             variants.push(quote!(#[doc = #vdoc] #rid(#rid #lt)));
             dispatch.push(quote!(#code => #rid::decode(record, ctx).map(Self::#rid)));
             name_arms.push(quote!(Self::#rid(_) => #rname));
+            display_arms.push(quote!(Self::#rid(r) => ::core::fmt::Display::fmt(r, f)));
             code_arms.push(quote!(#code => #sm(#rname)));
         }
         let unknown = quote!(#okk(Self::Unknown(#rt::decode::unknown_record(NAME, record, ctx))));
@@ -144,6 +146,18 @@ impl<'s> Cx<'s> {
                         match self {
                             #(#name_arms,)*
                             Self::Unknown(_) => "unknown",
+                        }
+                    }
+                }
+
+                impl ::core::fmt::Display for Record<'_> {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        match self {
+                            #(#display_arms,)*
+                            Self::Unknown(raw) => {
+                                f.write_str("unknown ")?;
+                                #rt::show::ShowField::show(raw, f)
+                            }
                         }
                     }
                 }
@@ -305,12 +319,34 @@ impl<'s> Cx<'s> {
         let code_doc = format!("The record code of `{}`.", def.name.value);
         let name_doc = format!("The record's name as the schema spells it, `{}`.", def.name.value);
 
+        let shows = slots.iter().map(|slot| {
+            let label = str_lit(&format!(" {}=", slot.name));
+            let fid = &slot.ident;
+            quote!(f.write_str(#label)?; #rt::show::ShowField::show(&self.#fid, f)?;)
+        });
+        let show_extra = has_extra.then(|| {
+            quote! {
+                if !self.extra_operands.is_empty() {
+                    ::core::write!(f, " extra={:?}", self.extra_operands)?;
+                }
+            }
+        });
         quote! {
             #doc
             #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq)]
             pub struct #id #params {
                 #(#decls,)*
                 #extra_decl
+            }
+
+            impl #impl_lt ::core::fmt::Display for #id #params {
+                /// The record's schema name, then `field=value` for each field.
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.write_str(#rname)?;
+                    #(#shows)*
+                    #show_extra
+                    ::core::result::Result::Ok(())
+                }
             }
 
             impl #impl_lt #id #params {
@@ -354,6 +390,7 @@ impl<'s> Cx<'s> {
         let mut variants = Vec::new();
         let mut decode_arms = Vec::new();
         let mut any_name_arms = Vec::new();
+        let mut any_display_arms = Vec::new();
         let mut any_unknown_arms = Vec::new();
         for (b, var) in &dispatched {
             let m = &b.module;
@@ -365,6 +402,7 @@ impl<'s> Cx<'s> {
             variants.push(quote!(#[doc = #vdoc] #var(#m::Record<'a>)));
             decode_arms.push(quote!(#id => #m::Record::decode(record, ctx).map(AnyRecord::#var)));
             any_name_arms.push(quote!(AnyRecord::#var(r) => r.name()));
+            any_display_arms.push(quote!(AnyRecord::#var(r) => ::core::fmt::Display::fmt(r, f)));
             any_unknown_arms.push(quote!(AnyRecord::#var(#m::Record::Unknown(_)) => true));
         }
         let (name_body, record_body, strategy_body) = if dispatched.is_empty() {
@@ -437,6 +475,18 @@ impl<'s> Cx<'s> {
                         AnyRecord::UnknownBlock { .. } => true,
                         #[allow(unreachable_patterns)]
                         _ => false,
+                    }
+                }
+            }
+
+            impl ::core::fmt::Display for AnyRecord<'_> {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    match self {
+                        #(#any_display_arms,)*
+                        AnyRecord::UnknownBlock { block_id, record } => {
+                            ::core::write!(f, "unknown block {block_id}: ")?;
+                            #rt::show::ShowField::show(record, f)
+                        }
                     }
                 }
             }

@@ -142,6 +142,12 @@ impl<'s> Cx<'s> {
                     #display
                 }
             }
+
+            impl #rt::show::ShowField for #id {
+                fn show(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    ::core::fmt::Display::fmt(self, f)
+                }
+            }
         }
     }
 
@@ -161,8 +167,18 @@ impl<'s> Cx<'s> {
         let mut decls = Vec::new();
         let mut inits = Vec::new();
         let mut parts = Vec::new();
+        let mut shows = Vec::new();
         for ff in &f.fields {
             let fid = &ff.ident;
+            let fname = str_lit(ff.name);
+            let fname_eq = str_lit(&format!("{}=", ff.name));
+            shows.push(if ff.single {
+                quote!(if self.#fid { sep(f)?; f.write_str(#fname)?; })
+            } else if ff.enumeration.is_some() {
+                quote!(sep(f)?; f.write_str(#fname_eq)?; #rt::show::ShowField::show(&self.#fid, f)?;)
+            } else {
+                quote!(if self.#fid != 0 { sep(f)?; ::core::write!(f, "{}{}", #fname_eq, self.#fid)?; })
+            });
             let mask = low_mask(ff.hi - ff.lo);
             known |= mask << ff.lo;
             let range = if ff.hi - ff.lo == 1 {
@@ -222,6 +238,27 @@ impl<'s> Cx<'s> {
                     ::core::result::Result::Ok(Self { #(#inits,)* other_bits: bits & #not_known })
                 }
             }
+
+            impl #rt::show::ShowField for #id {
+                fn show(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let mut first = true;
+                    let mut sep = |f: &mut ::core::fmt::Formatter<'_>| -> ::core::fmt::Result {
+                        if first {
+                            first = false;
+                            ::core::result::Result::Ok(())
+                        } else {
+                            f.write_str("|")
+                        }
+                    };
+                    f.write_str("{")?;
+                    #(#shows)*
+                    if self.other_bits != 0 {
+                        sep(f)?;
+                        ::core::write!(f, "other={:#x}", self.other_bits)?;
+                    }
+                    f.write_str("}")
+                }
+            }
         }
     }
 
@@ -240,11 +277,27 @@ impl<'s> Cx<'s> {
             let ty = self.type_of(&f.kind, &scope);
             Some(quote!(#fdoc pub #fid: #ty))
         });
+        let rt = self.rt;
+        let shows =
+            st.fields.iter().filter_map(|f| f.ident.as_ref().map(|fid| (f.name, fid))).enumerate().map(
+                |(i, (name, fid))| {
+                    let label = str_lit(&format!("{}{}=", if i > 0 { ", " } else { "" }, name));
+                    quote!(f.write_str(#label)?; #rt::show::ShowField::show(&self.#fid, f)?;)
+                },
+            );
         quote! {
             #doc
             #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq)]
             pub struct #id #params {
                 #(#fields,)*
+            }
+
+            impl #params #rt::show::ShowField for #id #params {
+                fn show(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.write_str("(")?;
+                    #(#shows)*
+                    f.write_str(")")
+                }
             }
         }
     }
@@ -263,6 +316,7 @@ impl<'s> Cx<'s> {
 
         let mut decls = Vec::new();
         let mut arms = Vec::new();
+        let mut show_arms = Vec::new();
         for v in &g.variants {
             let vid = &v.ident;
             let vdoc = doc_attr(v.doc, || format!("`{}` (tag {}).", v.name, v.tag));
@@ -288,7 +342,25 @@ impl<'s> Cx<'s> {
                 quote!(#vdoc #vid { #(#fields,)* })
             });
 
-            uses_ctx |= v.fields.iter().any(|f| f.kind.needs_ctx());
+            uses_ctx |= v.fields.iter().any(|f| f.kind.needs_ctx() || f.versions.is_some());
+            let vname = str_lit(v.name);
+            let named: Vec<(&str, &Ident)> =
+                v.fields.iter().filter_map(|f| f.ident.as_ref().map(|id| (f.name, id))).collect();
+            show_arms.push(if named.is_empty() {
+                if v.fields.is_empty() {
+                    quote!(Self::#vid => f.write_str(#vname))
+                } else {
+                    quote!(Self::#vid { .. } => f.write_str(#vname))
+                }
+            } else {
+                let ids = named.iter().map(|(_, id)| *id);
+                let parts = named.iter().enumerate().map(|(i, (name, id))| {
+                    let label = str_lit(&format!("{}{}=", if i > 0 { ", " } else { "" }, name));
+                    quote!(f.write_str(#label)?; #rt::show::ShowField::show(#id, f)?;)
+                });
+                let open = str_lit(&format!("{}(", v.name));
+                quote!(Self::#vid { #(#ids,)* .. } => { f.write_str(#open)?; #(#parts)* f.write_str(")") })
+            });
             let slots: Vec<Ident> = v.fields.iter().filter_map(|f| f.ident.clone()).collect();
             let mut slot = 0;
             let reads: Vec<Read<'_>> = v
@@ -332,6 +404,15 @@ impl<'s> Cx<'s> {
                     match tag {
                         #(#arms,)*
                         _ => ::core::result::Result::Err(ops.unknown_tag(field, tag, #name)),
+                    }
+                }
+            }
+
+            impl #params #rt::show::ShowField for #id #params {
+                #[allow(unused_variables)]
+                fn show(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    match self {
+                        #(#show_arms,)*
                     }
                 }
             }
