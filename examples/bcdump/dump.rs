@@ -5,8 +5,8 @@ use std::io::Write;
 
 use bitcode::{Bitstream, Entry};
 
-/// Writes the indented dump of `stream`.
-pub fn write(stream: &Bitstream<'_>, out: &mut impl Write) -> Result<(), crate::Failure> {
+/// The lines before a stream's dump: its format, size, place, and wrapper header.
+pub fn write_header(stream: &Bitstream<'_>, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(
         out,
         "{} stream, {} bytes at file offset {}",
@@ -21,6 +21,12 @@ pub fn write(stream: &Bitstream<'_>, out: &mut impl Write) -> Result<(), crate::
             w.version, w.offset, w.size, w.cpu_type
         )?;
     }
+    Ok(())
+}
+
+/// Writes the indented dump of `stream`.
+pub fn write(stream: &Bitstream<'_>, out: &mut impl Write) -> Result<(), crate::Failure> {
+    write_header(stream, out)?;
     let mut cursor = stream.cursor();
     let mut depth = 0usize;
     // A record borrows the cursor, so keep our own copy of the names BLOCKINFO gave,
