@@ -9,20 +9,7 @@ use bitcode::Bitstream;
 
 /// Writes the typed dump of an LLVM IR stream.
 pub fn write(stream: &Bitstream<'_>, out: &mut impl Write) -> Result<(), crate::Failure> {
-    writeln!(
-        out,
-        "{} stream, {} bytes at file offset {}",
-        stream.magic(),
-        stream.data().len(),
-        stream.file_offset()
-    )?;
-    if let Some(w) = stream.wrapper() {
-        writeln!(
-            out,
-            "wrapper header: version {} offset {} size {} cputype {}",
-            w.version, w.offset, w.size, w.cpu_type
-        )?;
-    }
+    crate::dump::write_header(stream, out)?;
     let mut walker = Walker::new(stream);
     let mut depth = 0usize;
     loop {
