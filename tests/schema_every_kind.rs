@@ -79,6 +79,7 @@ fn enums_convert_display_and_apply_their_unknown_policy() {
     assert_eq!(Color::Blue.to_string(), "blue");
     assert_eq!(Color::Blue.code(), 7);
     assert_eq!(Shape::try_from(9), Ok(Shape::Unknown(9)));
+    assert_eq!(Shape::try_from(2), Ok(Shape::Error), "a variant named Error beside TryFrom::Error");
     assert_eq!(Mode::try_from(9), Ok(Mode::Normal));
     assert_eq!(Mode::Type.to_string(), "type");
 }

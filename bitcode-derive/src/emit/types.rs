@@ -131,7 +131,7 @@ impl<'s> Cx<'s> {
             impl ::core::convert::TryFrom<#u64_> for #id {
                 type Error = #rt::decode::UnknownCode;
 
-                fn try_from(code: #u64_) -> ::core::result::Result<Self, Self::Error> {
+                fn try_from(code: #u64_) -> ::core::result::Result<Self, #rt::decode::UnknownCode> {
                     <Self as #rt::decode::SchemaEnum>::from_code(code)
                         .ok_or(#rt::decode::UnknownCode { enum_name: #name, code })
                 }
