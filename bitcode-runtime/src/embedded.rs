@@ -38,30 +38,64 @@ pub fn is_native_object(bytes: &[u8]) -> bool {
     )
 }
 
+/// What sections to look for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wanted {
+    /// `.llvmbc`, `.llvm.lto`, `__LLVM,__bitcode`.
+    Bitcode,
+    /// `.remarks`, `__LLVM,__remarks`: the remarks' metadata (string table, external file).
+    Remarks,
+}
+
+impl Wanted {
+    /// The section's full name when it is one of these.
+    fn matches(self, segment: Option<&str>, name: &str) -> Option<String> {
+        match (self, segment, name) {
+            (Wanted::Bitcode, Some("__LLVM"), "__bitcode") => Some("__LLVM,__bitcode".into()),
+            (Wanted::Bitcode, _, ".llvmbc" | ".llvm.lto") => Some(name.into()),
+            (Wanted::Remarks, Some("__LLVM"), "__remarks") => Some("__LLVM,__remarks".into()),
+            (Wanted::Remarks, _, ".remarks") => Some(name.into()),
+            _ => None,
+        }
+    }
+}
+
+/// The remarks sections of the object in `file` (`.remarks`, `__LLVM,__remarks`): bitstreams
+/// whose META block holds the string table of a separate remarks file and its path. An
+/// object without one is an error.
+pub fn embedded_remarks(file: &[u8]) -> Result<Vec<EmbeddedBitcode<'_>>> {
+    find(file, Wanted::Remarks)
+}
+
 /// Every bitcode section of the object in `file`, in section order (for a universal
 /// binary, architecture by architecture). An object without one is an error.
 pub fn embedded_bitcode(file: &[u8]) -> Result<Vec<EmbeddedBitcode<'_>>> {
+    find(file, Wanted::Bitcode)
+}
+
+fn find(file: &[u8], wanted: Wanted) -> Result<Vec<EmbeddedBitcode<'_>>> {
     let mut found = Vec::new();
     match FileKind::parse(file).map_err(object_error)? {
         FileKind::MachOFat32 => {
             let fat = MachOFatFile32::parse(file).map_err(object_error)?;
             for (i, arch) in fat.arches().iter().enumerate() {
-                collect_member(file, arch, i, &mut found)?;
+                collect_member(file, arch, i, wanted, &mut found)?;
             }
         }
         FileKind::MachOFat64 => {
             let fat = MachOFatFile64::parse(file).map_err(object_error)?;
             for (i, arch) in fat.arches().iter().enumerate() {
-                collect_member(file, arch, i, &mut found)?;
+                collect_member(file, arch, i, wanted, &mut found)?;
             }
         }
-        _ => collect(file, 0, "", &mut found)?,
+        _ => collect(file, 0, "", wanted, &mut found)?,
     }
     if found.is_empty() {
-        return Err(Error::new(
-            ErrorKind::Object("no .llvmbc, .llvm.lto or __LLVM,__bitcode section".into()),
-            0,
-        ));
+        let names = match wanted {
+            Wanted::Bitcode => "no .llvmbc, .llvm.lto or __LLVM,__bitcode section",
+            Wanted::Remarks => "no .remarks or __LLVM,__remarks section",
+        };
+        return Err(Error::new(ErrorKind::Object(names.into()), 0));
     }
     Ok(found)
 }
@@ -72,6 +106,7 @@ fn collect_member<'a>(
     file: &'a [u8],
     arch: &impl FatArch,
     index: usize,
+    wanted: Wanted,
     found: &mut Vec<EmbeddedBitcode<'a>>,
 ) -> Result<()> {
     let (offset, _) = arch.file_range();
@@ -79,25 +114,31 @@ fn collect_member<'a>(
     let is_bitcode =
         matches!(data.first_chunk::<4>(), Some([0xDE, 0xC0, 0x17, 0x0B] | [0x42, 0x43, 0xC0, 0xDE]));
     if is_bitcode {
+        if wanted != Wanted::Bitcode {
+            return Ok(());
+        }
         let section = format!("member {index}");
         found.push(EmbeddedBitcode { section, data: Cow::Borrowed(data), file_offset: Some(offset) });
         return Ok(());
     }
-    collect(data, offset, &format!("member {index}: "), found)
+    collect(data, offset, &format!("member {index}: "), wanted, found)
 }
 
 /// Adds the bitcode sections of the single object `bytes`, which starts at byte `base` of
 /// the caller's file; `prefix` goes before each section name.
-fn collect<'a>(bytes: &'a [u8], base: u64, prefix: &str, found: &mut Vec<EmbeddedBitcode<'a>>) -> Result<()> {
+fn collect<'a>(
+    bytes: &'a [u8],
+    base: u64,
+    prefix: &str,
+    wanted: Wanted,
+    found: &mut Vec<EmbeddedBitcode<'a>>,
+) -> Result<()> {
     let obj = object::File::parse(bytes).map_err(object_error)?;
     for section in obj.sections() {
         let name = section.name().unwrap_or("");
         let segment = section.segment_name().ok().flatten();
-        let full_name = match (segment, name) {
-            (Some("__LLVM"), "__bitcode") => format!("{prefix}__LLVM,__bitcode"),
-            (_, ".llvmbc" | ".llvm.lto") => format!("{prefix}{name}"),
-            _ => continue,
-        };
+        let Some(full_name) = wanted.matches(segment, name) else { continue };
+        let full_name = format!("{prefix}{full_name}");
         let data = section.uncompressed_data().map_err(object_error)?;
         let file_offset = match &data {
             Cow::Borrowed(_) => section.file_range().map(|(offset, _)| base + offset),
