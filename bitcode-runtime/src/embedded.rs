@@ -12,9 +12,10 @@ use crate::error::{Error, ErrorKind, Result};
 /// One section of a native object that holds a bitstream.
 #[derive(Clone, Debug)]
 pub struct EmbeddedBitcode<'a> {
-    /// Where the bitcode is: the section's name (`.llvmbc`, `.llvm.lto`,
-    /// `__LLVM,__bitcode`), prefixed with `member N: ` inside a universal binary; or
-    /// `member N` for a universal member that is a bitcode file itself.
+    /// Where the bitstream is: the section's name (`.llvmbc`, `.llvm.lto`,
+    /// `__LLVM,__bitcode`; `.remarks`, `__LLVM,__remarks` from [`embedded_remarks`]),
+    /// prefixed with `member N: ` inside a universal binary; or `member N` for a universal
+    /// member that is a bitcode file itself.
     pub section: String,
     /// The section's bytes (owned only when the section was compressed).
     pub data: Cow<'a, [u8]>,

@@ -59,10 +59,8 @@ pub fn write(stream: &Bitstream<'_>, out: &mut impl Write) -> Result<(), crate::
             }
             Entry::Record(r) => {
                 // BLOCKINFO's own records have fixed meanings.
-                let name = match (block, r.code) {
-                    (0, 1) => Some("SETBID"),
-                    (0, 2) => Some("BLOCKNAME"),
-                    (0, 3) => Some("SETRECORDNAME"),
+                let name = match block {
+                    0 => crate::typed::blockinfo_record_name(r.code),
                     _ => info.record_name(block, r.code),
                 };
                 write!(out, "{:indent$}", "", indent = depth * 2)?;

@@ -8,9 +8,17 @@
 //! bcdump --stats FILE    walk every record, print counts per block id and in total
 //! bcdump --check FILE    decode every record typed: records=N typed=T unknown=U errors=E warnings=W
 //! bcdump --symbols FILE  the module's global values as JSON lines (as ../shared/oracle/ll-symbols)
+//! bcdump --diagnostics FILE.dia   clang's serialized diagnostics as clang prints them
+//! bcdump --remarks FILE  optimization remarks as YAML (FILE: a remarks file, or the object
+//!                        whose remarks section names one)
 //! ```
+//!
+//! The diagnostics and remarks formats are read the way any downstream crate would read its
+//! own bitstream format: a schema beside the code (schemas/*.toml) and `bitcode::schema!`.
 
+mod diagnostics;
 mod dump;
+mod remarks;
 mod stats;
 mod symbols;
 mod trace;
@@ -42,6 +50,17 @@ struct Args {
     /// (function bodies are skipped by their length).
     #[arg(long, group = "mode")]
     symbols: bool,
+    /// Print clang's serialized diagnostics (a .dia file) as clang prints them:
+    /// `file:line:col: severity: message [-Wflag]`, each note on its own line after its
+    /// diagnostic.
+    #[arg(long, group = "mode")]
+    diagnostics: bool,
+    /// Print optimization remarks as YAML documents in the layout of clang's
+    /// `-fsave-optimization-record=yaml`. FILE is a bitstream remarks file with its string
+    /// table, or the object file whose remarks section holds the string table and names the
+    /// remarks file.
+    #[arg(long, group = "mode")]
+    remarks: bool,
     /// The file to read; the bundled sample when omitted.
     file: Option<PathBuf>,
 }
@@ -60,7 +79,11 @@ fn main() -> ExitCode {
     };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let result = run(&args, &bytes, &mut out);
+    let result = if args.remarks {
+        remarks::write_file(args.file.as_deref(), &bytes, &mut out)
+    } else {
+        run(&args, &bytes, &mut out)
+    };
     let flushed = out.flush();
     match result {
         Ok(()) => {
@@ -105,6 +128,10 @@ fn run(args: &Args, bytes: &[u8], out: &mut impl Write) -> Result<(), Failure> {
         for stream in &streams {
             symbols::write(stream, out)?;
         }
+    } else if args.diagnostics {
+        for stream in &streams {
+            diagnostics::write(stream, out)?;
+        }
     } else if args.stats {
         let mut totals = stats::Stats::default();
         for stream in &streams {
@@ -115,6 +142,22 @@ fn run(args: &Args, bytes: &[u8], out: &mut impl Write) -> Result<(), Failure> {
         for stream in &streams {
             match stream.magic() {
                 bitcode::Magic::LlvmIr => typed::write(stream, out)?,
+                bitcode::Magic::ClangDiagnostics => typed::write_with_schema(
+                    stream,
+                    out,
+                    diagnostics::schema::block_name,
+                    |block, record, ctx| {
+                        diagnostics::schema::decode_record(block, record, ctx).map(|r| r.to_string())
+                    },
+                )?,
+                bitcode::Magic::Remarks => typed::write_with_schema(
+                    stream,
+                    out,
+                    remarks::schema::block_name,
+                    |block, record, ctx| {
+                        remarks::schema::decode_record(block, record, ctx).map(|r| r.to_string())
+                    },
+                )?,
                 _ => dump::write(stream, out)?,
             }
         }
@@ -131,6 +174,9 @@ pub enum Failure {
     Output(io::Error),
     /// `--check` found unknown records or records that do not decode (already reported).
     Check,
+    /// The input is well formed but cannot give what was asked (e.g. remarks without their
+    /// string table).
+    Unusable(String),
 }
 
 impl From<bitcode::Error> for Failure {
@@ -151,6 +197,7 @@ impl std::fmt::Display for Failure {
             Failure::Input(e) => write!(f, "{e}"),
             Failure::Output(e) => write!(f, "writing output: {e}"),
             Failure::Check => write!(f, "some records are unknown or do not decode"),
+            Failure::Unusable(why) => write!(f, "{why}"),
         }
     }
 }

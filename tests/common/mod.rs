@@ -161,3 +161,29 @@ pub fn compare_lines(expected: &str, actual: &str) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// The lines of a typed dump (`bcdump FILE`) that show a record the schema does not know or
+/// could not decode.
+pub fn typed_dump_problems(dump: &str) -> Vec<&str> {
+    dump.lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            l.starts_with("unknown ") || l.starts_with("error:")
+        })
+        .collect()
+}
+
+/// A tool of the LLVM that rustc is built on (the `llvm-tools` rustup component: opt, llc),
+/// when installed.
+pub fn rustc_llvm_tool(tool: &str) -> Option<PathBuf> {
+    let sysroot = run(Command::new("rustc").arg("--print").arg("sysroot")).ok()?;
+    let version = run(Command::new("rustc").arg("-vV")).ok()?;
+    let version = String::from_utf8_lossy(&version);
+    let host = version.lines().find_map(|l| l.strip_prefix("host: "))?;
+    let path = Path::new(String::from_utf8_lossy(&sysroot).trim())
+        .join("lib/rustlib")
+        .join(host)
+        .join("bin")
+        .join(format!("{tool}{}", std::env::consts::EXE_SUFFIX));
+    path.is_file().then_some(path)
+}
