@@ -12,13 +12,17 @@
 //! - version 0 standalone files (string table first), from `llvm-remarkutil-19
 //!   yaml2bitstream`, compared with `llvm-remarkutil-19 bitstream2yaml`.
 //!
-//! Hotness comes from a sample profile (loops.prof).
+//! Hotness comes from a sample profile (loops.prof). YAML quoting is checked against LLVM on
+//! strings written here for the purpose: numbers, bools, indicators, quotes, control
+//! characters, non-ASCII text, paths long enough to wrap a location.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use bitcode::runtime::abbrev::{Abbrev, AbbrevOp};
+use bitcode::runtime::writer::StreamWriter;
 use common::*;
 
 const TEST: &str = "remarks";
@@ -235,4 +239,125 @@ fn corpus_remarks_files_decode_and_explain_their_missing_strings() {
         }
     }
     assert!(seen >= 4, "only {seen} remarks files in the corpus");
+}
+
+/// Strings whose YAML spelling is easy to get wrong.
+const AWKWARD: &[&str] = &[
+    "",
+    "'",
+    "''",
+    " lead",
+    "trail ",
+    "-30",
+    "+7",
+    "337",
+    "1.5e3",
+    "1e",
+    ".5",
+    ".",
+    "0x1F",
+    "0xg",
+    "0o17",
+    ".inf",
+    "-.INF",
+    ".nan",
+    "1.2.3",
+    "e5",
+    "true",
+    "False",
+    "null",
+    "~",
+    "a: b",
+    "a:b",
+    "#hash",
+    "key,val",
+    "x\ty",
+    "line\nbreak",
+    "cr\r",
+    "bell\x07",
+    "del\x7f",
+    "caf\u{e9}",
+    "\u{65e5}\u{672c}",
+    "\u{85}",
+    "nb\u{a0}sp",
+    "\u{2028}",
+    "[x]",
+    "{y}",
+    "50%",
+    "@at",
+    "`tick`",
+    "!bang",
+    "&amp",
+    "*star",
+    "|pipe",
+    ">gt",
+    "?q",
+    "-dash",
+    "plain_text-1.0",
+    "back\\slash",
+    "quote\"d",
+    "tab\tend\t",
+    "soh\x01",
+    "esc\x1b",
+    "vt\x0b",
+    "ff\x0c",
+    "bs\x08",
+    "us\x1f",
+    "/a/path/long/enough/that/the/flow/mapping/of/its/location/has/to/wrap.c",
+    "mid-dle?",
+    "x=y",
+];
+
+/// A standalone remarks file (container version 0, type 2: string table first) holding one
+/// remark of each type, the awkward strings as names, keys, values and file names.
+fn standalone_with_awkward_strings() -> Vec<u8> {
+    let strings: Vec<&str> =
+        AWKWARD.iter().copied().chain(["String", "AVeryLongArgumentKey", "pass", "fn", "short.c"]).collect();
+    let table: Vec<u8> = strings.iter().flat_map(|s| s.bytes().chain([0])).collect();
+    let index = |s: &str| strings.iter().position(|x| *x == s).unwrap() as u64;
+    let (meta, remark) = (8, 9);
+    let mut w = StreamWriter::new(*b"RMRK");
+    w.enter_block(0, 2).unwrap();
+    w.set_bid(meta).unwrap();
+    let strtab = w.define_abbrev(Abbrev::new(vec![AbbrevOp::Literal(3), AbbrevOp::Blob]).unwrap()).unwrap();
+    w.end_block().unwrap();
+    w.enter_block(meta, 3).unwrap();
+    w.unabbreviated_record(1, &[0, 2]).unwrap(); // container version 0, standalone
+    w.unabbreviated_record(2, &[0]).unwrap(); // remark version
+    w.abbreviated_record(strtab, 3, &[], Some(&table)).unwrap();
+    w.end_block().unwrap();
+    let long_path = index(AWKWARD[AWKWARD.len() - 3]);
+    for (n, chunk) in AWKWARD.chunks(6).enumerate() {
+        w.enter_block(remark, 4).unwrap();
+        let kind = 1 + (n as u64 % 6); // Passed .. Failure
+        let function = if n % 2 == 0 { index("fn") } else { index(chunk[0]) };
+        w.unabbreviated_record(5, &[kind, index(chunk[0]), index("pass"), function]).unwrap();
+        let file = if n % 3 == 0 { long_path } else { index("short.c") };
+        w.unabbreviated_record(6, &[file, 10 + n as u64, n as u64]).unwrap();
+        if n % 4 == 1 {
+            w.unabbreviated_record(7, &[1000 * n as u64]).unwrap();
+        }
+        for (i, s) in chunk.iter().enumerate() {
+            let key = if i == 0 { index("AVeryLongArgumentKey") } else { index("String") };
+            if i % 2 == 0 {
+                w.unabbreviated_record(9, &[key, index(s)]).unwrap();
+            } else {
+                w.unabbreviated_record(8, &[key, index(s), index(s), i as u64, 0]).unwrap();
+            }
+        }
+        w.end_block().unwrap();
+    }
+    w.finish().unwrap()
+}
+
+#[test]
+fn awkward_strings_are_quoted_as_llvm_quotes_them() {
+    let Some(util) = require_tool(TEST, "llvm-remarkutil-19") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("awkward.opt.bitstream");
+    std::fs::write(&file, standalone_with_awkward_strings()).unwrap();
+    let theirs = run(Command::new(&util).arg("bitstream2yaml").arg(&file)).unwrap();
+    let theirs_path = dir.path().join("awkward.yaml");
+    std::fs::write(&theirs_path, theirs).unwrap();
+    same_remarks(&file, &theirs_path).unwrap();
 }
