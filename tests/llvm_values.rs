@@ -120,6 +120,7 @@ fn decode(bytes: &[u8]) -> Vec<(Vec<Decoded>, BTreeMap<u32, String>)> {
     while let Some(event) = walker.next_event().unwrap() {
         match event {
             WalkerEvent::Block(h) => stack.push(h.id),
+            WalkerEvent::Deferred { .. } => unreachable!("Walker::new reads every block"),
             WalkerEvent::EndBlock(id) => {
                 stack.pop();
                 if id == 12 {

@@ -85,7 +85,7 @@ impl BlockInfoStore {
 }
 
 /// One block id's entry while its BLOCKINFO block is being read.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct PendingEntry {
     name: Option<String>,
     record_names: BTreeMap<u32, String>,
@@ -93,7 +93,7 @@ struct PendingEntry {
 }
 
 /// Collects a BLOCKINFO block as its records stream past.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct BlockInfoBuilder {
     current: Option<u32>,
     entries: BTreeMap<u32, PendingEntry>,

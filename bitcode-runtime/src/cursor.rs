@@ -81,7 +81,7 @@ pub enum Entry<'c, 'a> {
     Record(Record<'c, 'a>),
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Scope {
     block_id: u32,
     abbrev_width: u32,
@@ -125,13 +125,17 @@ impl Scope {
 /// }
 /// # Ok(()) }
 /// ```
-#[derive(Debug)]
+///
+/// A cursor is cheap to clone (the BLOCKINFO contents are shared): a clone taken right
+/// after a block starts reads that block on its own, e.g. on another thread, while the
+/// original skips it with [`Cursor::skip_block`].
+#[derive(Clone, Debug)]
 pub struct Cursor<'a> {
     reader: BitReader<'a>,
     /// Where the reader's bit 0 lies in the caller's input.
     base_bit: u64,
     scopes: Vec<Scope>,
-    blockinfo: BlockInfoStore,
+    blockinfo: Arc<BlockInfoStore>,
     /// Present while inside a BLOCKINFO block.
     blockinfo_builder: Option<BlockInfoBuilder>,
     ops: Vec<u64>,
@@ -152,7 +156,7 @@ impl<'a> Cursor<'a> {
             reader,
             base_bit,
             scopes: Vec::new(),
-            blockinfo: BlockInfoStore::default(),
+            blockinfo: Arc::default(),
             blockinfo_builder: None,
             ops: Vec::new(),
             entry_start: start_bit,
@@ -342,7 +346,7 @@ impl<'a> Cursor<'a> {
         let id = scope.block_id;
         self.scopes.pop();
         if let Some(builder) = self.blockinfo_builder.take() {
-            self.blockinfo = builder.finish();
+            self.blockinfo = Arc::new(builder.finish());
         }
         Ok(id)
     }

@@ -61,6 +61,11 @@ struct Args {
     /// remarks file.
     #[arg(long, group = "mode")]
     remarks: bool,
+    /// Threads for decoding function bodies and other blocks that can be read apart (the
+    /// typed dump and --check); 0: one per core, 1: read everything on one thread. The
+    /// output is the same either way.
+    #[arg(long, default_value_t = 0)]
+    jobs: usize,
     /// The file to read; the bundled sample when omitted.
     file: Option<PathBuf>,
 }
@@ -106,6 +111,9 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args, bytes: &[u8], out: &mut impl Write) -> Result<(), Failure> {
+    // Only fails when the pool already exists, which it cannot here.
+    let _ = rayon::ThreadPoolBuilder::new().num_threads(args.jobs).build_global();
+    let parallel = args.jobs != 1;
     let input = bitcode::Input::parse(bytes)?;
     let streams = input.streams()?;
     if args.trace {
@@ -115,7 +123,10 @@ fn run(args: &Args, bytes: &[u8], out: &mut impl Write) -> Result<(), Failure> {
     } else if args.check {
         let mut report = bitcode::llvm::CheckReport::default();
         for stream in &streams {
-            report.add(bitcode::llvm::check_stream(stream)?);
+            report.add(match parallel {
+                true => bitcode::llvm::check_stream_parallel(stream)?,
+                false => bitcode::llvm::check_stream(stream)?,
+            });
         }
         for e in &report.first_errors {
             eprintln!("error: {e}");
@@ -141,7 +152,7 @@ fn run(args: &Args, bytes: &[u8], out: &mut impl Write) -> Result<(), Failure> {
     } else {
         for stream in &streams {
             match stream.magic() {
-                bitcode::Magic::LlvmIr => typed::write(stream, out)?,
+                bitcode::Magic::LlvmIr => typed::write(stream, out, parallel)?,
                 bitcode::Magic::ClangDiagnostics => typed::write_with_schema(
                     stream,
                     out,

@@ -71,25 +71,103 @@ pub fn write_with_schema(
     Ok(())
 }
 
-/// Writes the typed dump of an LLVM IR stream.
-pub fn write(stream: &Bitstream<'_>, out: &mut impl Write) -> Result<(), crate::Failure> {
+/// Where the dump of a handed-out block goes in the module-level dump: at byte `at`, indented
+/// `depth` levels.
+struct Hole {
+    at: usize,
+    depth: usize,
+}
+
+/// How many handed-out blocks are decoded at once (their dumps wait in memory until every
+/// block before them is written).
+const BATCH: usize = 256;
+
+/// Writes the typed dump of an LLVM IR stream. With `parallel`, the blocks that can be read
+/// apart (function bodies, metadata, symbol tables...) are decoded on rayon's thread pool;
+/// the output is the same, in the same order.
+pub fn write(stream: &Bitstream<'_>, out: &mut impl Write, parallel: bool) -> Result<(), crate::Failure> {
+    use rayon::prelude::*;
+
     crate::dump::write_header(stream, out)?;
-    let mut walker = Walker::new(stream);
-    let mut depth = 0usize;
+    if !parallel {
+        let mut buffer = Vec::new();
+        let result = dump_events(&mut Walker::new(stream), 0, &mut buffer, &mut Vec::new(), &mut |b| {
+            out.write_all(b)?;
+            b.clear();
+            Ok(())
+        });
+        out.write_all(&buffer)?;
+        return result;
+    }
+    // The module-level dump, with holes where the handed-out blocks go.
+    let mut walker = Walker::deferring(stream);
+    let (mut module, mut holes) = (Vec::new(), Vec::new());
+    let mut walk_result = dump_events(&mut walker, 0, &mut module, &mut holes, &mut |_| Ok(()));
+    let parts = match walker.take_parts() {
+        Ok(parts) => parts,
+        Err(e) => {
+            walk_result = walk_result.and(Err(e.into()));
+            Vec::new()
+        }
+    };
+    let mut parts: Vec<(Walker<'_>, usize)> = parts.into_iter().zip(holes.iter().map(|h| h.depth)).collect();
+    let mut written = 0;
+    let mut holes = holes.iter();
+    while !parts.is_empty() {
+        let rest = parts.split_off(BATCH.min(parts.len()));
+        let dumps: Vec<(Vec<u8>, Result<(), crate::Failure>)> = std::mem::replace(&mut parts, rest)
+            .into_par_iter()
+            .map(|(mut part, depth)| {
+                let mut text = Vec::new();
+                let result = dump_events(&mut part, depth, &mut text, &mut Vec::new(), &mut |_| Ok(()));
+                (text, result)
+            })
+            .collect();
+        for (text, result) in dumps {
+            let at = holes.next().map_or(module.len(), |h| h.at);
+            out.write_all(module.get(written..at).unwrap_or_default())?;
+            written = at;
+            out.write_all(&text)?;
+            result?;
+        }
+    }
+    out.write_all(module.get(written..).unwrap_or_default())?;
+    walk_result
+}
+
+/// Dumps the events of `walker` into `out`, indented from `depth`, calling `flush` when
+/// `out` grows large; a handed-out block gets its header line and a hole.
+fn dump_events(
+    walker: &mut Walker<'_>,
+    mut depth: usize,
+    out: &mut Vec<u8>,
+    holes: &mut Vec<Hole>,
+    flush: &mut dyn FnMut(&mut Vec<u8>) -> std::io::Result<()>,
+) -> Result<(), crate::Failure> {
+    let block_line = |h: &bitcode::BlockHeader, depth: usize| {
+        let name = match h.id {
+            0 => "BLOCKINFO_BLOCK".to_string(),
+            id => ir::block_name(id).map_or_else(|| format!("block {id}"), str::to_string),
+        };
+        format!("{:indent$}{name} {{  # id {}, {} words", "", h.id, h.words, indent = depth * 2)
+    };
     loop {
+        if out.len() > 1 << 20 {
+            flush(out)?;
+        }
         let before = walker.numbering().next_value();
         let Some(event) = walker.next_event()? else { break };
         let mut is_record = false;
         let line = match event {
             WalkerEvent::Block(h) => {
-                let name = match h.id {
-                    0 => "BLOCKINFO_BLOCK".to_string(),
-                    id => ir::block_name(id).map_or_else(|| format!("block {id}"), str::to_string),
-                };
-                let text =
-                    format!("{:indent$}{name} {{  # id {}, {} words", "", h.id, h.words, indent = depth * 2);
+                let text = block_line(&h, depth);
                 depth += 1;
                 text
+            }
+            WalkerEvent::Deferred { header, .. } => {
+                writeln!(out, "{}", block_line(&header, depth))?;
+                holes.push(Hole { at: out.len(), depth: depth + 1 });
+                continue;
             }
             WalkerEvent::EndBlock(_) => {
                 depth = depth.saturating_sub(1);

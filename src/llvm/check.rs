@@ -1,9 +1,9 @@
 //! Typed decoding of every record of a stream, counted: what `bcdump --check` reports.
 
-use bitcode_runtime::{Bitstream, Result};
+use bitcode_runtime::{Bitstream, Error, Record, Result};
 
 use super::ir::decode_record;
-use super::{Walker, WalkerEvent};
+use super::{LlvmContext, Walker, WalkerEvent};
 
 /// How many records there were and how they decoded.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -49,26 +49,113 @@ impl CheckReport {
 /// Decodes every record of `stream` with the LLVM IR schema, function bodies included.
 /// A malformed bitstream is an error; a record that does not fit its type is counted.
 pub fn check_stream(stream: &Bitstream<'_>) -> Result<CheckReport> {
-    let mut report = CheckReport::default();
-    let mut walker = Walker::new(stream);
-    while let Some(event) = walker.next_event()? {
-        let WalkerEvent::Record { block, record, ctx } = event else { continue };
-        report.records += 1;
-        if block == bitcode_runtime::cursor::BLOCKINFO_BLOCK_ID {
-            report.typed += 1;
-            continue;
-        }
-        match decode_record(block, &record, ctx) {
-            Ok(any) if any.is_unknown() => report.unknown += 1,
-            Ok(_) => report.typed += 1,
+    check_walk(Walker::new(stream))
+}
+
+/// [`check_stream`] with the blocks that can be read apart (function bodies, metadata,
+/// symbol tables...) decoded on rayon's thread pool. The report is the same, first errors
+/// in stream order included.
+pub fn check_stream_parallel(stream: &Bitstream<'_>) -> Result<CheckReport> {
+    use rayon::prelude::*;
+
+    // The module-level walk, reading only what the numbering needs; between two handed-out
+    // blocks its own records are counted in a report of their own, to keep the order.
+    let mut walker = Walker::deferring(stream);
+    let mut pieces = vec![Piece::Here(CheckReport::default())];
+    // An error of the module-level walk comes after every part handed out before it: a
+    // part's error, earlier in the stream, wins, as in a sequential walk.
+    let mut walk_error = None;
+    loop {
+        let event = match walker.next_event() {
+            Ok(Some(event)) => event,
+            Ok(None) => break,
             Err(e) => {
-                report.errors += 1;
-                if report.first_errors.len() < KEPT_ERRORS {
-                    report.first_errors.push(walker.locate(e).to_string());
+                walk_error = Some(e);
+                break;
+            }
+        };
+        match event {
+            WalkerEvent::Deferred { part, .. } => {
+                pieces.push(Piece::Part(part));
+                pieces.push(Piece::Here(CheckReport::default()));
+            }
+            WalkerEvent::Record { block, record, ctx } => {
+                if let Some(Piece::Here(report)) = pieces.last_mut() {
+                    if let Some(e) = count(report, block, &record, ctx) {
+                        report.first_errors.push(walker.locate(e).to_string());
+                    }
+                }
+            }
+            WalkerEvent::Block(_) | WalkerEvent::EndBlock(_) => {}
+        }
+    }
+    let main_warnings = walker.context().warnings.len() as u64;
+    let parts = match walker.take_parts() {
+        Ok(parts) => parts,
+        Err(e) => {
+            walk_error.get_or_insert(e);
+            Vec::new()
+        }
+    };
+    let parts: Vec<Result<CheckReport>> = parts.into_par_iter().map(check_walk).collect();
+    let mut parts: Vec<Option<Result<CheckReport>>> = parts.into_iter().map(Some).collect();
+    let mut total = CheckReport { warnings: main_warnings, ..CheckReport::default() };
+    for piece in pieces {
+        match piece {
+            Piece::Here(report) => total.add(report),
+            Piece::Part(i) => {
+                if let Some(result) = parts.get_mut(i).and_then(Option::take) {
+                    total.add(result?);
                 }
             }
         }
     }
-    report.warnings = walker.context().warnings.len() as u64;
+    match walk_error {
+        Some(e) => Err(e),
+        None => Ok(total),
+    }
+}
+
+/// Counts one record; gives its decode error when the report keeps more messages.
+fn count(
+    report: &mut CheckReport,
+    block: u32,
+    record: &Record<'_, '_>,
+    ctx: &mut LlvmContext,
+) -> Option<Error> {
+    report.records += 1;
+    if block == bitcode_runtime::cursor::BLOCKINFO_BLOCK_ID {
+        report.typed += 1;
+        return None;
+    }
+    match decode_record(block, record, ctx) {
+        Ok(any) if any.is_unknown() => report.unknown += 1,
+        Ok(_) => report.typed += 1,
+        Err(e) => {
+            report.errors += 1;
+            if report.first_errors.len() < KEPT_ERRORS {
+                return Some(e);
+            }
+        }
+    }
+    None
+}
+
+/// A stretch of the report: counted by the module-level walk, or by a part's walker.
+enum Piece {
+    Here(CheckReport),
+    Part(usize),
+}
+
+/// Decodes every record `walker` gives.
+fn check_walk(mut walker: Walker<'_>) -> Result<CheckReport> {
+    let mut report = CheckReport::default();
+    while let Some(event) = walker.next_event()? {
+        let WalkerEvent::Record { block, record, ctx } = event else { continue };
+        if let Some(e) = count(&mut report, block, &record, ctx) {
+            report.first_errors.push(walker.locate(e).to_string());
+        }
+    }
+    report.warnings += walker.context().warnings.len() as u64;
     Ok(report)
 }

@@ -9,7 +9,7 @@ mod numbering;
 mod symbols;
 mod walk;
 
-pub use check::{check_stream, CheckReport};
+pub use check::{check_stream, check_stream_parallel, CheckReport};
 pub use context::LlvmContext;
 pub use numbering::ValueNumbering;
 pub use symbols::{display_bytes, module_symbols, Symbol, SymbolKind};
@@ -33,12 +33,26 @@ pub mod block_ids {
     pub const VALUE_SYMTAB: u32 = 14;
     /// METADATA_BLOCK
     pub const METADATA: u32 = 15;
+    /// METADATA_ATTACHMENT_BLOCK
+    pub const METADATA_ATTACHMENT: u32 = 16;
     /// TYPE_BLOCK (TYPE_BLOCK_ID_NEW)
     pub const TYPE: u32 = 17;
+    /// USELIST_BLOCK
+    pub const USELIST: u32 = 18;
+    /// MODULE_STRTAB_BLOCK
+    pub const MODULE_STRTAB: u32 = 19;
     /// GLOBALVAL_SUMMARY_BLOCK
     pub const GLOBALVAL_SUMMARY: u32 = 20;
-    /// FULL_LTO_GLOBALVAL_SUMMARY_BLOCK
-    pub const FULL_LTO_GLOBALVAL_SUMMARY: u32 = 24;
+    /// OPERAND_BUNDLE_TAGS_BLOCK
+    pub const OPERAND_BUNDLE_TAGS: u32 = 21;
+    /// METADATA_KIND_BLOCK
+    pub const METADATA_KIND: u32 = 22;
     /// STRTAB_BLOCK
     pub const STRTAB: u32 = 23;
+    /// FULL_LTO_GLOBALVAL_SUMMARY_BLOCK
+    pub const FULL_LTO_GLOBALVAL_SUMMARY: u32 = 24;
+    /// SYMTAB_BLOCK
+    pub const SYMTAB: u32 = 25;
+    /// SYNC_SCOPE_NAMES_BLOCK
+    pub const SYNC_SCOPE_NAMES: u32 = 26;
 }

@@ -8,6 +8,8 @@
 //! typed decoders, through [`LlvmContext`](super::LlvmContext), the number of the value a
 //! record defines, which relative operands count back from.
 
+use std::sync::Arc;
+
 use bitcode_runtime::Record;
 
 use super::block_ids;
@@ -38,40 +40,43 @@ mod codes {
     pub const INVOKE_EXPLICIT_TYPE: u64 = 1 << 13;
 }
 
-/// FUNCTION_BLOCK codes of instructions that define a value (their type is never void).
-/// Calls, invokes and callbrs define one unless their function returns void.
-const VALUE_INSTRUCTIONS: &[u32] = &[
-    2,  // BINOP
-    3,  // CAST
-    4,  // GEP_OLD
-    5,  // SELECT
-    6,  // EXTRACTELT
-    7,  // INSERTELT
-    8,  // SHUFFLEVEC
-    9,  // CMP
-    16, // PHI
-    19, // ALLOCA
-    20, // LOAD
-    23, // VAARG
-    26, // EXTRACTVAL
-    27, // INSERTVAL
-    28, // CMP2
-    29, // VSELECT
-    30, // INBOUNDS_GEP_OLD
-    37, // CMPXCHG_OLD
-    38, // ATOMICRMW_OLD
-    40, // LANDINGPAD_OLD
-    41, // LOADATOMIC
-    43, // GEP
-    46, // CMPXCHG
-    47, // LANDINGPAD
-    50, // CATCHPAD
-    51, // CLEANUPPAD
-    52, // CATCHSWITCH
-    56, // UNOP
-    58, // FREEZE
-    59, // ATOMICRMW
-];
+/// FUNCTION_BLOCK codes of instructions that define a value (their type is never void),
+/// as a bit set indexed by code. Calls, invokes and callbrs define one unless their function
+/// returns void.
+const VALUE_INSTRUCTIONS: u64 = bit(2) // BINOP
+    | bit(3) // CAST
+    | bit(4) // GEP_OLD
+    | bit(5) // SELECT
+    | bit(6) // EXTRACTELT
+    | bit(7) // INSERTELT
+    | bit(8) // SHUFFLEVEC
+    | bit(9) // CMP
+    | bit(16) // PHI
+    | bit(19) // ALLOCA
+    | bit(20) // LOAD
+    | bit(23) // VAARG
+    | bit(26) // EXTRACTVAL
+    | bit(27) // INSERTVAL
+    | bit(28) // CMP2
+    | bit(29) // VSELECT
+    | bit(30) // INBOUNDS_GEP_OLD
+    | bit(37) // CMPXCHG_OLD
+    | bit(38) // ATOMICRMW_OLD
+    | bit(40) // LANDINGPAD_OLD
+    | bit(41) // LOADATOMIC
+    | bit(43) // GEP
+    | bit(46) // CMPXCHG
+    | bit(47) // LANDINGPAD
+    | bit(50) // CATCHPAD
+    | bit(51) // CLEANUPPAD
+    | bit(52) // CATCHSWITCH
+    | bit(56) // UNOP
+    | bit(58) // FREEZE
+    | bit(59); // ATOMICRMW
+
+const fn bit(code: u32) -> u64 {
+    1 << code
+}
 
 /// What the numbering needs to know of a type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,9 +99,11 @@ struct FunctionInfo {
 #[derive(Clone, Debug, Default)]
 pub struct ValueNumbering {
     version: u64,
-    types: Vec<TypeInfo>,
+    /// Shared, so that a numbering is cheap to clone for each function body (the module's
+    /// types and functions are complete before the first body).
+    types: Arc<Vec<TypeInfo>>,
     module_values: u32,
-    functions: Vec<FunctionInfo>,
+    functions: Arc<Vec<FunctionInfo>>,
     /// Index into `functions` of the next function whose body has not been seen.
     next_body: usize,
     /// The next value number inside the current function body.
@@ -202,7 +209,11 @@ impl ValueNumbering {
                     _ => t,
                 });
                 let has_body = ops.get(head + 2).is_some_and(|&proto| proto == 0);
-                self.functions.push(FunctionInfo { value: self.module_values, function_type, has_body });
+                Arc::make_mut(&mut self.functions).push(FunctionInfo {
+                    value: self.module_values,
+                    function_type,
+                    has_body,
+                });
                 self.module_values = self.module_values.wrapping_add(1);
             }
             _ => {}
@@ -229,7 +240,7 @@ impl ValueNumbering {
             codes::TYPE_POINTER => id(0).map_or(TypeInfo::Other, |pointee| TypeInfo::Pointer { pointee }),
             _ => TypeInfo::Other,
         };
-        self.types.push(info);
+        Arc::make_mut(&mut self.types).push(info);
     }
 
     /// The return type and parameter count of function type `id` (seen through a pointer).
@@ -245,7 +256,7 @@ impl ValueNumbering {
     }
 
     fn defines_value(&mut self, code: u32, ops: &[u64]) -> bool {
-        if VALUE_INSTRUCTIONS.contains(&code) {
+        if code < 64 && VALUE_INSTRUCTIONS & bit(code) != 0 {
             return true;
         }
         // Where the explicit function type or the callee sits in each kind of call.

@@ -142,6 +142,8 @@ pub fn module_symbols(stream: &Bitstream<'_>) -> Result<Vec<Vec<Symbol>>> {
                 }
             }
             WalkerEvent::EndBlock(_) => depth = depth.saturating_sub(1),
+            // This walker reads everything itself.
+            WalkerEvent::Deferred { .. } => {}
             WalkerEvent::Record { block, record, ctx } => match block {
                 block_ids::MODULE => {
                     let Some(module) = modules.last_mut() else { continue };

@@ -1,5 +1,10 @@
 //! Walking an LLVM IR stream with the value numbering kept up to date, so that every record
 //! comes with a decode context right for it.
+//!
+//! A walk can also be split for reading on several threads: the blocks whose records do
+//! not feed the numbering (function bodies, metadata, symbol tables...) are handed out as
+//! walkers of their own, each reading one block with a copy of the numbering as it was
+//! when the block started ([`Walker::next_event_deferring`]).
 
 use bitcode_runtime::{Bitstream, BlockHeader, Cursor, Entry, Error, Record, Result};
 
@@ -12,6 +17,14 @@ pub enum WalkerEvent<'w, 'a> {
     Block(BlockHeader),
     /// The block with this id ends.
     EndBlock(u32),
+    /// A block the walker handed out instead of reading it (see
+    /// [`Walker::next_event_deferring`]): `part` indexes the walkers handed out so far.
+    Deferred {
+        /// The block's header.
+        header: BlockHeader,
+        /// Where its walker went in the caller's list.
+        part: usize,
+    },
     /// A record, with the id of its block and the context to decode it with.
     Record {
         /// The id of the block the record is in.
@@ -24,13 +37,49 @@ pub enum WalkerEvent<'w, 'a> {
 }
 
 /// A cursor over an LLVM IR stream that keeps the module's value numbering.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Walker<'a> {
     cursor: Cursor<'a>,
     numbering: ValueNumbering,
     context: LlvmContext,
     /// The VERSION record of the summary block being read, if inside one.
     summary_version: Option<u64>,
+    /// For a walker of one deferred block: the walk ends when the cursor's depth drops
+    /// below this.
+    stop_depth: Option<usize>,
+    /// Whether blocks that can be read apart are handed out (see [`Walker::deferring`]).
+    deferring: bool,
+    /// The walkers of the blocks handed out and not yet taken.
+    parts: Vec<Walker<'a>>,
+    /// How many blocks were handed out.
+    handed_out: usize,
+    /// The block just entered is to be handed out.
+    pending: bool,
+}
+
+/// Blocks whose records neither define values nor types, so that the rest of the module
+/// reads the same without them: they can be read apart, in any order.
+fn is_deferrable(id: u32) -> bool {
+    use super::block_ids::*;
+    matches!(
+        id,
+        FUNCTION
+            | METADATA
+            | METADATA_KIND
+            | METADATA_ATTACHMENT
+            | VALUE_SYMTAB
+            | PARAMATTR
+            | PARAMATTR_GROUP
+            | USELIST
+            | OPERAND_BUNDLE_TAGS
+            | SYNC_SCOPE_NAMES
+            | GLOBALVAL_SUMMARY
+            | FULL_LTO_GLOBALVAL_SUMMARY
+            | MODULE_STRTAB
+            | IDENTIFICATION
+            | STRTAB
+            | SYMTAB
+    )
 }
 
 /// The global value summary blocks (per module and combined), whose records change shape
@@ -50,11 +99,55 @@ impl<'a> Walker<'a> {
             numbering: ValueNumbering::new(),
             context: LlvmContext::default(),
             summary_version: None,
+            stop_depth: None,
+            deferring: false,
+            parts: Vec::new(),
+            handed_out: 0,
+            pending: false,
         }
+    }
+
+    /// A walker at the start of `stream` that reads only what the value numbering needs
+    /// and hands out the other blocks (function bodies, metadata, symbol tables...): at such
+    /// a block [`Walker::next_event`] gives [`WalkerEvent::Deferred`], keeps a walker for the
+    /// block (see [`Walker::take_parts`]) and goes on after it. Each part's walker gives its
+    /// block's events, up to and including the block's [`WalkerEvent::EndBlock`], with the
+    /// contexts a whole walk would give; so decoding the parts in any order, on any thread,
+    /// gives the same results as one walk.
+    pub fn deferring(stream: &Bitstream<'a>) -> Self {
+        Walker { deferring: true, ..Walker::new(stream) }
+    }
+
+    /// The walkers of the blocks handed out so far, in stream order (a part's index in
+    /// [`WalkerEvent::Deferred`] counts from the first part ever handed out).
+    pub fn take_parts(&mut self) -> Result<Vec<Walker<'a>>> {
+        self.hand_out_pending()?;
+        Ok(std::mem::take(&mut self.parts))
+    }
+
+    /// Hands out the block whose [`WalkerEvent::Deferred`] was given last: a copy of this
+    /// walker reads it, this one skips it. (Done on the next call, as the event borrows
+    /// the walker.)
+    fn hand_out_pending(&mut self) -> Result<()> {
+        if !std::mem::take(&mut self.pending) {
+            return Ok(());
+        }
+        let parts = std::mem::take(&mut self.parts);
+        let mut part = self.clone();
+        self.parts = parts;
+        part.deferring = false;
+        part.stop_depth = Some(part.cursor.depth());
+        part.context.warnings.clear();
+        self.parts.push(part);
+        self.skip_block()
     }
 
     /// The next block start, block end or record.
     pub fn next_event(&mut self) -> Result<Option<WalkerEvent<'_, 'a>>> {
+        self.hand_out_pending()?;
+        if self.stop_depth.is_some_and(|depth| self.cursor.depth() < depth) {
+            return Ok(None);
+        }
         let block = self.cursor.current_block().unwrap_or(u32::MAX);
         let Some(entry) = self.cursor.next_entry()? else { return Ok(None) };
         Ok(Some(match entry {
@@ -63,7 +156,13 @@ impl<'a> Walker<'a> {
                 if is_summary_block(header.id) {
                     self.summary_version = Some(0);
                 }
-                WalkerEvent::Block(header)
+                if self.deferring && is_deferrable(header.id) {
+                    self.pending = true;
+                    self.handed_out += 1;
+                    WalkerEvent::Deferred { header, part: self.handed_out - 1 }
+                } else {
+                    WalkerEvent::Block(header)
+                }
             }
             Entry::EndBlock(id) => {
                 self.numbering.end_block(id);

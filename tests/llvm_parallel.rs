@@ -1,0 +1,118 @@
+//! Parallel decoding gives what sequential decoding gives: for every .bc of the corpora
+//! (LLVM 3.2 to 22), `check_stream_parallel` reports exactly what `check_stream` reports
+//! (counts, warnings, first errors in order), and on damaged copies of some of them a
+//! failing walk fails with the same error; `bcdump FILE` (function bodies and other blocks
+//! dumped on several threads) prints byte for byte what `bcdump --jobs 1 FILE` prints.
+
+mod common;
+
+use std::process::Command;
+
+use bitcode::llvm::{check_stream, check_stream_parallel};
+use bitcode::Input;
+use common::*;
+
+const TEST: &str = "llvm_parallel";
+
+#[test]
+fn parallel_check_equals_sequential_check_on_every_corpus_file() {
+    let Some(shared) = require_shared(TEST) else { return };
+    let mut files = Vec::new();
+    for dir in corpus_dirs(&shared) {
+        files.extend(bitstream_files(&dir).into_iter().filter(|f| f.extension().is_some_and(|e| e == "bc")));
+    }
+    assert!(files.len() > 300, "expected both corpora, found {} .bc files", files.len());
+    let mut compared = 0;
+    for file in &files {
+        let bytes = std::fs::read(file).unwrap();
+        let Ok(input) = Input::parse(&bytes) else { continue };
+        let Ok(streams) = input.streams() else { continue };
+        for stream in &streams {
+            let sequential = check_stream(stream).map_err(|e| e.to_string());
+            let parallel = check_stream_parallel(stream).map_err(|e| e.to_string());
+            assert_eq!(parallel, sequential, "{}", file.display());
+            compared += 1;
+        }
+    }
+    assert!(compared >= files.len(), "{compared} streams compared for {} files", files.len());
+}
+
+/// Truncations and flipped bits of a few files: the same report or the same error.
+#[test]
+fn parallel_check_fails_like_sequential_check_on_damaged_files() {
+    let Some(shared) = require_shared(TEST) else { return };
+    let names = ["corpus/clang14__sqlite3__O2.bc", "corpus/rustc195__cargo_regex_automata_release_O3.bc"];
+    let mut differ = Vec::new();
+    let mut failed = 0;
+    for name in names {
+        let original = std::fs::read(shared.join(name)).unwrap();
+        let mut mutants: Vec<Vec<u8>> = Vec::new();
+        for i in 1..16u64 {
+            let len = original.len() as u64;
+            mutants.push(original[..(len * i / 16) as usize].to_vec());
+            let mut flipped = original.clone();
+            let bit = (i * 7_919_993 + 12_345) % (len * 8);
+            flipped[(bit / 8) as usize] ^= 1 << (bit % 8);
+            mutants.push(flipped);
+        }
+        for (i, bytes) in mutants.iter().enumerate() {
+            let Ok(input) = Input::parse(bytes) else { continue };
+            let Ok(streams) = input.streams() else { continue };
+            for stream in &streams {
+                let sequential = check_stream(stream).map_err(|e| e.to_string());
+                let parallel = check_stream_parallel(stream).map_err(|e| e.to_string());
+                failed += usize::from(sequential.is_err());
+                if parallel != sequential {
+                    differ.push(format!("{name} mutant {i}: {parallel:?} vs {sequential:?}"));
+                }
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    assert!(failed > 10, "only {failed} mutants failed to decode");
+}
+
+/// The typed dump on several threads equals the dump on one, output, errors and exit
+/// status; for every .bc of both corpora and for damaged copies of a large one.
+#[test]
+fn parallel_typed_dump_equals_sequential_dump() {
+    let Some(shared) = require_shared(TEST) else { return };
+    let mut files = Vec::new();
+    for dir in corpus_dirs(&shared) {
+        files.extend(bitstream_files(&dir).into_iter().filter(|f| f.extension().is_some_and(|e| e == "bc")));
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let original = std::fs::read(shared.join("corpus/clang14__sqlite3__O2.bc")).unwrap();
+    for i in 1..6 {
+        let cut = scratch.path().join(format!("cut{i}.bc"));
+        std::fs::write(&cut, &original[..original.len() * i / 6]).unwrap();
+        files.push(cut);
+        let mut flipped = original.clone();
+        flipped[original.len() * i / 6 + 3] ^= 0x10;
+        let flip = scratch.path().join(format!("flip{i}.bc"));
+        std::fs::write(&flip, flipped).unwrap();
+        files.push(flip);
+    }
+    let differ: Vec<String> = parallel_map(&files, |file| {
+        let dump = |jobs: &str| Command::new(bcdump()).args(["--jobs", jobs]).arg(file).output().unwrap();
+        let (one, two) = (dump("1"), dump("2"));
+        let same =
+            one.stdout == two.stdout && one.stderr == two.stderr && one.status.code() == two.status.code();
+        (!same).then(|| {
+            format!(
+                "{}: {} vs {} bytes, exit {:?} vs {:?}, {} vs {}",
+                file.display(),
+                one.stdout.len(),
+                two.stdout.len(),
+                one.status.code(),
+                two.status.code(),
+                String::from_utf8_lossy(&one.stderr).trim(),
+                String::from_utf8_lossy(&two.stderr).trim()
+            )
+        })
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
