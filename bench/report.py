@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""Prints the speed report: one table per input file, from the results of one bench/run.sh.
+
+Reads (paths relative to the repository root, or --criterion / --results):
+  target/criterion/speed-records.json            bytes and record counts per file (benches/speed.rs)
+  target/criterion/<group>/<bench>/new/estimates.json   criterion's estimates (median used)
+  target/bench-results/hyperfine-<group>.json    whole-process times (hyperfine --export-json)
+  target/bench-results/rss-<group>.txt           /usr/bin/time -v of `bcdump --check FILE`
+  target/bench-results/macro.txt                 expansion report and facade build time
+  target/bench-results/machine.txt               date, commit, CPU, tool versions
+
+Every figure compared with a target is a ratio of two measurements of the same run (same
+machine, same minutes), never an absolute time. Python 3 standard library only.
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+
+MIB = 1024 * 1024
+
+# (key, label, comparison, target)
+TARGETS = [
+    ("walk_vs_llvm_bitcode", "raw_walk rec/s / llvm_bitcode rec/s", ">=", 2.5),
+    ("bcanalyzer_vs_stats", "llvm-bcanalyzer / bcdump --stats (process)", ">=", 4.0),
+    ("check_vs_walk", "typed_check / raw_walk (time)", "<=", 1.6),
+    ("symbols_vs_walk", "symbols / raw_walk (time)", "<=", 0.1),
+    ("check_vs_parallel", "typed_check / typed_check_parallel (time)", ">=", 1.7),
+    ("rss_over_file", "peak RSS of bcdump --check - file size (MiB)", "<=", 16.0),
+]
+
+BENCHES = ["raw_walk", "llvm_bitcode", "typed_check", "typed_check_parallel", "symbols"]
+PROCESSES = ["bcdump --stats", "bcdump --check", "bcdump --symbols", "llvm-bcanalyzer"]
+
+
+def load_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def criterion_seconds(criterion_dir, group, bench):
+    """Median time of one criterion benchmark, in seconds (None when not measured)."""
+    est = load_json(os.path.join(criterion_dir, group, bench, "new", "estimates.json"))
+    if not est:
+        return None
+    return est["median"]["point_estimate"] / 1e9
+
+
+def hyperfine_seconds(results_dir, group):
+    """Median whole-process time of each command of the file's hyperfine run."""
+    data = load_json(os.path.join(results_dir, "hyperfine-%s.json" % group))
+    out = {}
+    for r in (data or {}).get("results", []):
+        name = r.get("command", "")
+        # hyperfine's --command-name is exported as "command"
+        out[name] = r.get("median", r.get("mean"))
+    return out
+
+
+def peak_rss_bytes(results_dir, group):
+    try:
+        with open(os.path.join(results_dir, "rss-%s.txt" % group)) as f:
+            text = f.read()
+    except OSError:
+        return None
+    m = re.search(r"Maximum resident set size \(kbytes\):\s*(\d+)", text)
+    return int(m.group(1)) * 1024 if m else None
+
+
+def fmt(value, spec):
+    return "-" if value is None else format(value, spec)
+
+
+def verdict(value, op, target):
+    if value is None:
+        return "n/a"
+    ok = value >= target if op == ">=" else value <= target
+    return "PASS" if ok else "MISS"
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def report_file(entry, criterion_dir, results_dir, out):
+    group = entry["group"]
+    size = entry["bytes"]
+    records = entry["raw_walk"]["records"]
+    comparable = entry["raw_walk_outside_blockinfo"]["records"]
+    lb = entry.get("llvm_bitcode", {})
+    lb_records = lb.get("records")
+    check = entry.get("typed_check", {})
+
+    out.append("### %s" % group)
+    out.append("")
+    out.append(
+        "`%s`: %.2f MiB, %d records (%d outside BLOCKINFO), symbols: %s"
+        % (entry["path"], size / MIB, records, comparable, entry.get("symbols", {}).get("count", "-"))
+    )
+    notes = []
+    if "error" in lb:
+        notes.append("llvm-bitcode fails on this file: %s (its anchor is skipped)" % lb["error"])
+    elif not entry.get("llvm_bitcode_matches"):
+        notes.append("llvm-bitcode's records or operand sum differ from the raw walk's (see the bench's output)")
+    if "error" in check:
+        notes.append("typed check fails: %s" % check["error"])
+    elif check.get("unknown") or check.get("errors"):
+        notes.append("typed check: %(records)d records, %(unknown)d unknown, %(errors)d errors" % check)
+    par = entry.get("typed_check_parallel_matches")
+    if par is not True:
+        notes.append("check_stream_parallel: %s (not measured)" % (par if isinstance(par, dict) else "differs from check_stream"))
+    out.append("")
+
+    times = {b: criterion_seconds(criterion_dir, group, b) for b in BENCHES}
+    procs = hyperfine_seconds(results_dir, group)
+
+    out.append("| measurement | median | MiB/s | M records/s |")
+    out.append("| --- | ---: | ---: | ---: |")
+    for b in BENCHES:
+        t = times[b]
+        n = lb_records if b == "llvm_bitcode" else records
+        out.append(
+            "| %s | %s | %s | %s |"
+            % (b, fmt(t and t * 1e3, ".2f") + (" ms" if t else ""), fmt(ratio(size / MIB, t), ".1f"),
+               fmt(ratio(n / 1e6, t) if n is not None else None, ".2f"))
+        )
+    for p in PROCESSES:
+        t = procs.get(p)
+        out.append(
+            "| `%s FILE` (process) | %s | %s | %s |"
+            % (p, fmt(t and t * 1e3, ".1f") + (" ms" if t else ""), fmt(ratio(size / MIB, t), ".1f"),
+               fmt(ratio(records / 1e6, t), ".2f"))
+        )
+    out.append("")
+
+    rss = peak_rss_bytes(results_dir, group)
+    values = {
+        # Both walks read the same records outside BLOCKINFO (llvm-bitcode applies BLOCKINFO
+        # without returning its records): records/s over the same count is the time ratio.
+        "walk_vs_llvm_bitcode": ratio(comparable / times["raw_walk"], comparable / times["llvm_bitcode"])
+        if times["raw_walk"] and times["llvm_bitcode"] else None,
+        "bcanalyzer_vs_stats": ratio(procs.get("llvm-bcanalyzer"), procs.get("bcdump --stats")),
+        "check_vs_walk": ratio(times["typed_check"], times["raw_walk"]),
+        "symbols_vs_walk": ratio(times["symbols"], times["raw_walk"]),
+        "check_vs_parallel": ratio(times["typed_check"], times["typed_check_parallel"]),
+        "rss_over_file": (rss - size) / MIB if rss is not None else None,
+    }
+    out.append("| ratio | value | target | |")
+    out.append("| --- | ---: | ---: | --- |")
+    for key, label, op, target in TARGETS:
+        v = values[key]
+        out.append("| %s | %s | %s %g | %s |" % (label, fmt(v, ".2f"), "≥" if op == ">=" else "≤", target,
+                                                verdict(v, op, target)))
+    if rss is not None:
+        notes.append("peak RSS of `bcdump --check`: %.1f MiB (the file, read whole, is %.1f MiB of it)"
+                     % (rss / MIB, size / MIB))
+    for n in notes:
+        out.append("")
+        out.append("- " + n)
+    out.append("")
+    return values
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(here)
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(root, "target"))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--criterion", default=os.environ.get("CRITERION_HOME", os.path.join(target, "criterion")))
+    ap.add_argument("--results", default=os.path.join(target, "bench-results"))
+    args = ap.parse_args()
+
+    side = load_json(os.path.join(args.criterion, "speed-records.json"))
+    if not side:
+        sys.exit("report.py: %s/speed-records.json is missing: run `cargo bench --bench speed` (bench/run.sh)"
+                 % args.criterion)
+    out = []
+    summary = []
+    try:
+        with open(os.path.join(args.results, "machine.txt")) as f:
+            machine = f.read().strip()
+    except OSError:
+        machine = ""
+    if machine:
+        out.append("```text")
+        out.append(machine)
+        out.append("```")
+        out.append("")
+    for entry in side["files"]:
+        values = report_file(entry, args.criterion, args.results, out)
+        summary.append((entry["group"], values))
+
+    if len(summary) > 1:
+        out.append("### All files")
+        out.append("")
+        out.append("| ratio | target | " + " | ".join(g for g, _ in summary) + " |")
+        out.append("| --- | ---: |" + " ---: |" * len(summary))
+        for key, label, op, target in TARGETS:
+            cells = ["%s %s" % (fmt(v[key], ".2f"), verdict(v[key], op, target)) for _, v in summary]
+            out.append("| %s | %s %g | %s |" % (label, "≥" if op == ">=" else "≤", target, " | ".join(cells)))
+        out.append("")
+
+    try:
+        with open(os.path.join(args.results, "macro.txt")) as f:
+            macro = f.read().strip()
+    except OSError:
+        macro = ""
+    if macro:
+        out.append("### Macro")
+        out.append("")
+        out.append("```text")
+        out.append(macro)
+        out.append("```")
+        out.append("")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()

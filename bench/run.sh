@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The speed harness in one command (BENCHMARKS.md): inputs, whole-process times (hyperfine),
+# peak memory, the criterion benches (benches/speed.rs), the macro figures, then the report
+# (bench/report.py), which prints ratios of measurements taken in this same run.
+#
+#   bench/run.sh                 every input: target/bench-inputs/*.bc and the largest
+#                                ../shared/corpus files; full criterion and hyperfine runs
+#   bench/run.sh --quick         one file, short criterion windows, 3 process runs, no macro
+#   bench/run.sh --files A:B     these files instead (BENCH_FILES=A:B works too)
+#   bench/run.sh --no-macro      skip the macro figures (expansion report, facade build time)
+#   bench/run.sh --macro         do them even with --quick
+#
+# Results go to target/bench-results/ (hyperfine JSON, time -v output, macro.txt, report.md)
+# and target/criterion/ (criterion's estimates, speed-records.json).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+
+quick=0
+macro=""
+files="${BENCH_FILES:-}"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1 ;;
+    --macro) macro=1 ;;
+    --no-macro) macro=0 ;;
+    --files) files="$2"; shift ;;
+    --files=*) files="${1#--files=}" ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ -n "$macro" ] || macro=$((1 - quick))
+
+target="${CARGO_TARGET_DIR:-$root/target}"
+results="$target/bench-results"
+mkdir -p "$results"
+BCANALYZER="${BCANALYZER:-/usr/bin/llvm-bcanalyzer}"
+HYPERFINE="${HYPERFINE:-hyperfine}"
+bcdump="$target/release/examples/bcdump"
+
+# --- inputs ---------------------------------------------------------------------------
+if [ -z "$files" ]; then
+  if [ ! -f target/bench-inputs/sqlite3_O2_g.bc ] || [ ! -f target/bench-inputs/syn_release_g.bc ]; then
+    bench/make-inputs.sh >&2
+  fi
+  list=()
+  for f in target/bench-inputs/*.bc; do [ -f "$f" ] && list+=("$root/$f"); done
+  for f in clang16__sqlite3__O0_g.bc clang14__sqlite3__O2.bc rustc195__cargo_regex_automata_release_O3.bc; do
+    [ -f "../shared/corpus/$f" ] && list+=("$(cd ../shared/corpus && pwd)/$f")
+  done
+  if [ "$quick" = 1 ]; then list=("${list[0]}"); fi
+  files="$(IFS=:; echo "${list[*]}")"
+fi
+IFS=: read -r -a list <<<"$files"
+[ ${#list[@]} -gt 0 ] || { echo "run.sh: no input files" >&2; exit 1; }
+
+# The criterion group of a file, as benches/speed.rs names it.
+group_of() { basename "$1" | sed -e 's/\.[^.]*$//' -e 's/[^A-Za-z0-9_.-]/_/g'; }
+
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1), $(nproc) cores available"
+  echo "rustc: $(rustc --version)"
+  echo "llvm-bcanalyzer: $("$BCANALYZER" --version 2>/dev/null | sed -n 's/^.*LLVM version //p' | head -n1)"
+  echo "mode: $([ "$quick" = 1 ] && echo quick || echo full)"
+} >"$results/machine.txt"
+
+# --- whole processes ------------------------------------------------------------------
+echo "run.sh: cargo build --release --example bcdump" >&2
+cargo build --release --example bcdump
+
+if [ "$quick" = 1 ]; then hf_runs=(--warmup 1 --runs 3); else hf_runs=(--warmup 3 --runs 15); fi
+for f in "${list[@]}"; do
+  g="$(group_of "$f")"
+  echo "run.sh: hyperfine, $g" >&2
+  rm -f "$results/hyperfine-$g.json" "$results/rss-$g.txt"
+  # One invocation, so the four commands are measured side by side.
+  "$HYPERFINE" -N "${hf_runs[@]}" --style basic --export-json "$results/hyperfine-$g.json" \
+    -n "bcdump --stats" "$bcdump --stats $f" \
+    -n "bcdump --check" "$bcdump --check $f" \
+    -n "bcdump --symbols" "$bcdump --symbols $f" \
+    -n "llvm-bcanalyzer" "$BCANALYZER $f" \
+    || echo "run.sh: warning: hyperfine failed on $f" >&2
+  /usr/bin/time -v "$bcdump" --check "$f" >/dev/null 2>"$results/rss-$g.txt" \
+    || echo "run.sh: warning: bcdump --check failed on $f (see $results/rss-$g.txt)" >&2
+done
+
+# --- criterion --------------------------------------------------------------------------
+echo "run.sh: cargo bench --bench speed" >&2
+criterion_args=()
+if [ "$quick" = 1 ]; then criterion_args=(-- --warm-up-time 0.5 --measurement-time 1); fi
+BENCH_FILES="$files" cargo bench --bench speed "${criterion_args[@]}"
+
+# --- macro figures ----------------------------------------------------------------------
+if [ "$macro" = 1 ]; then
+  echo "run.sh: macro figures" >&2
+  {
+    echo "\$ cargo test -p bitcode-derive --release -- --ignored --nocapture expansion_report"
+    cargo test -q -p bitcode-derive --release -- --ignored --nocapture expansion_report 2>/dev/null \
+      | grep -E '\.toml: ' || echo "(expansion_report failed)"
+    echo
+    cargo build -q --release --lib 2>/dev/null || true
+    touch schema/llvm_ir.toml
+    start=$(date +%s.%N)
+    if cargo build -q --release --lib 2>/dev/null; then
+      end=$(date +%s.%N)
+      echo "\$ touch schema/llvm_ir.toml && cargo build --release --lib"
+      awk -v s="$start" -v e="$end" 'BEGIN { printf "facade release build after touching the schema: %.1f s\n", e - s }'
+    else
+      echo "(cargo build --release --lib failed)"
+    fi
+  } >"$results/macro.txt"
+  cat "$results/macro.txt" >&2
+else
+  rm -f "$results/macro.txt"
+fi
+
+# --- report -----------------------------------------------------------------------------
+python3 bench/report.py --results "$results" | tee "$results/report.md"
+echo "run.sh: report in $results/report.md" >&2

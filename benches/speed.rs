@@ -1,0 +1,397 @@
+//! Speed, side by side: for each input file, one criterion group whose benchmarks read the
+//! same bytes (loaded once) in the same run, so that ratios between them hold on a shared,
+//! noisy machine. `bench/run.sh` runs this, hyperfine and `bench/report.py`; see
+//! BENCHMARKS.md.
+//!
+//! - `raw_walk`: `Input::parse`, every stream's cursor to the end, every record's code,
+//!   operands and blob length read;
+//! - `llvm_bitcode`: the same with the `llvm-bitcode` crate's streaming reader
+//!   (`BitStreamReader::iter_bitcode`, blocks and records read in place, no tree built);
+//! - `typed_check`: `bitcode::llvm::check_stream` (every record decoded typed);
+//! - `typed_check_parallel`: `bitcode::llvm::check_stream_parallel` (the same, independent
+//!   blocks on rayon's pool);
+//! - `symbols`: `bitcode::llvm::module_symbols` (the module's own records, bodies skipped).
+//!
+//! Inputs: `BENCH_FILES=path1:path2` when set; otherwise every `.bc` in
+//! `target/bench-inputs/` (`bench/make-inputs.sh`) and the largest files of
+//! `../shared/corpus`. Before measuring, every file is read once by each reader and the
+//! counts are compared; they are written to `<criterion dir>/speed-records.json` for
+//! `bench/report.py`.
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use bitcode::{Entry, Input, Magic};
+use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
+use llvm_bitcode::bitcode::{Payload, RecordIter, Signature};
+use llvm_bitcode::read::{BlockItem, BlockIter, Error as LbError};
+use llvm_bitcode::BitStreamReader;
+
+/// The corpus files benchmarked when `../shared` exists (the largest bitcode files).
+const CORPUS_FILES: &[&str] =
+    &["clang16__sqlite3__O0_g.bc", "clang14__sqlite3__O2.bc", "rustc195__cargo_regex_automata_release_O3.bc"];
+
+/// What a walk saw: records, the wrapping sum of their codes and operands (array elements
+/// and char6 characters included), and the blob bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    records: u64,
+    sum: u64,
+    blob_bytes: u64,
+}
+
+impl Tally {
+    #[inline(always)]
+    fn add(&mut self, value: u64) {
+        self.sum = self.sum.wrapping_add(value);
+    }
+}
+
+/// The project's raw walk, as timed.
+fn raw_walk(bytes: &[u8]) -> bitcode::Result<Tally> {
+    let mut tally = Tally::default();
+    let input = Input::parse(bytes)?;
+    for stream in input.streams()? {
+        let mut cursor = stream.cursor();
+        while let Some(entry) = cursor.next_entry()? {
+            if let Entry::Record(r) = entry {
+                tally.records += 1;
+                tally.add(u64::from(r.code));
+                for &op in r.ops {
+                    tally.add(op);
+                }
+                tally.blob_bytes += r.blob.map_or(0, |b| b.len() as u64);
+            }
+        }
+    }
+    Ok(tally)
+}
+
+/// The raw walk split into the records of BLOCKINFO blocks and the others (not timed):
+/// llvm-bitcode applies BLOCKINFO records without returning them.
+fn raw_walk_split(bytes: &[u8]) -> bitcode::Result<(Tally, Tally)> {
+    let (mut blockinfo, mut other) = (Tally::default(), Tally::default());
+    let input = Input::parse(bytes)?;
+    for stream in input.streams()? {
+        let mut cursor = stream.cursor();
+        loop {
+            let block = cursor.current_block();
+            let Some(entry) = cursor.next_entry()? else { break };
+            if let Entry::Record(r) = entry {
+                let tally = if block == Some(0) { &mut blockinfo } else { &mut other };
+                tally.records += 1;
+                tally.add(u64::from(r.code));
+                for &op in r.ops {
+                    tally.add(op);
+                }
+                tally.blob_bytes += r.blob.map_or(0, |b| b.len() as u64);
+            }
+        }
+    }
+    Ok((blockinfo, other))
+}
+
+/// The llvm-bitcode crate's streaming walk, as timed: every block entered, every record's
+/// code, fields and payload read.
+fn llvm_bitcode_walk(bytes: &[u8]) -> Result<Tally, LbError> {
+    let (_signature, stream) = Signature::parse(bytes).ok_or(LbError::InvalidSignature(0))?;
+    let mut reader = BitStreamReader::new();
+    let mut tally = Tally::default();
+    llvm_bitcode_block(&mut reader.iter_bitcode(stream), &mut tally)?;
+    Ok(tally)
+}
+
+fn llvm_bitcode_block(block: &mut BlockIter<'_, '_>, tally: &mut Tally) -> Result<(), LbError> {
+    while let Some(item) = block.try_next()? {
+        match item {
+            BlockItem::Block(mut inner) => llvm_bitcode_block(&mut inner, tally)?,
+            BlockItem::Record(record) => llvm_bitcode_record(record, tally)?,
+        }
+    }
+    Ok(())
+}
+
+#[inline(always)]
+fn llvm_bitcode_record(mut record: RecordIter<'_, '_>, tally: &mut Tally) -> Result<(), LbError> {
+    tally.records += 1;
+    tally.add(record.id);
+    while let Some(op) = record.try_next()? {
+        tally.add(op);
+    }
+    // The crate has no way to ask what payload an abbreviation has, short of reading it:
+    // `payload()` gives arrays and char6 strings in a Vec and copies a blob.
+    match record.payload()? {
+        Some(Payload::Array(values)) => values.iter().for_each(|&v| tally.add(v)),
+        Some(Payload::Char6String(s)) => s.bytes().for_each(|c| tally.add(u64::from(c))),
+        Some(Payload::Blob(blob)) => tally.blob_bytes += blob.len() as u64,
+        None => {}
+    }
+    Ok(())
+}
+
+/// The LLVM IR streams of `input`.
+fn ir_streams<'i>(input: &'i Input<'_>) -> bitcode::Result<Vec<bitcode::Bitstream<'i>>> {
+    Ok(input.streams()?.into_iter().filter(|s| s.magic() == Magic::LlvmIr).collect())
+}
+
+fn typed_check(bytes: &[u8]) -> bitcode::Result<bitcode::llvm::CheckReport> {
+    let input = Input::parse(bytes)?;
+    let mut report = bitcode::llvm::CheckReport::default();
+    for stream in ir_streams(&input)? {
+        report.add(bitcode::llvm::check_stream(&stream)?);
+    }
+    Ok(report)
+}
+
+fn typed_check_parallel(bytes: &[u8]) -> bitcode::Result<bitcode::llvm::CheckReport> {
+    let input = Input::parse(bytes)?;
+    let mut report = bitcode::llvm::CheckReport::default();
+    for stream in ir_streams(&input)? {
+        report.add(bitcode::llvm::check_stream_parallel(&stream)?);
+    }
+    Ok(report)
+}
+
+/// How many global values the module summaries hold.
+fn symbols(bytes: &[u8]) -> bitcode::Result<usize> {
+    let input = Input::parse(bytes)?;
+    let mut count = 0;
+    for stream in ir_streams(&input)? {
+        count += bitcode::llvm::module_symbols(&stream)?.iter().map(Vec::len).sum::<usize>();
+    }
+    Ok(count)
+}
+
+/// The repository root (benches run there, but do not rely on it).
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Where criterion writes its results; the record counts go beside them.
+fn criterion_dir() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return PathBuf::from(home);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
+    target.join("criterion")
+}
+
+fn input_files() -> Vec<PathBuf> {
+    if let Some(list) = std::env::var_os("BENCH_FILES") {
+        return std::env::split_paths(&list).filter(|p| !p.as_os_str().is_empty()).collect();
+    }
+    let mut files = Vec::new();
+    if let Ok(dir) = std::fs::read_dir(root().join("target/bench-inputs")) {
+        let mut generated: Vec<PathBuf> = dir
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "bc"))
+            .collect();
+        generated.sort();
+        files.extend(generated);
+    }
+    let corpus = root().join("../shared/corpus");
+    files.extend(CORPUS_FILES.iter().map(|f| corpus.join(f)).filter(|p| p.is_file()));
+    files
+}
+
+/// A criterion group name for `path`: its file stem, in characters criterion keeps.
+fn group_name(path: &Path) -> String {
+    let stem = path.file_stem().map_or_else(|| "input".into(), |s| s.to_string_lossy().into_owned());
+    stem.chars().map(|c| if c.is_ascii_alphanumeric() || "_-.".contains(c) { c } else { '_' }).collect()
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// One input, loaded, with what every reader saw of it (read once, untimed).
+struct Prepared {
+    group: String,
+    path: PathBuf,
+    bytes: Vec<u8>,
+    /// The raw walk: every record (BLOCKINFO's included).
+    raw: Tally,
+    /// The raw walk's records outside BLOCKINFO blocks: what llvm-bitcode returns.
+    raw_outside_blockinfo: Tally,
+    llvm_bitcode: Result<Tally, String>,
+    check: Result<bitcode::llvm::CheckReport, String>,
+    parallel_matches: Result<bool, String>,
+    symbols: Result<usize, String>,
+}
+
+impl Prepared {
+    fn new(path: PathBuf) -> Option<Prepared> {
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("speed: skipping {}: {e}", path.display());
+                return None;
+            }
+        };
+        let (raw, (blockinfo, outside)) = match (raw_walk(&bytes), raw_walk_split(&bytes)) {
+            (Ok(raw), Ok(split)) => (raw, split),
+            (Err(e), _) | (_, Err(e)) => {
+                eprintln!("speed: skipping {}: the raw walk fails: {e}", path.display());
+                return None;
+            }
+        };
+        assert_eq!(raw.records, blockinfo.records + outside.records);
+        assert_eq!(raw.sum, blockinfo.sum.wrapping_add(outside.sum));
+        let llvm_bitcode = llvm_bitcode_walk(&bytes).map_err(|e| e.to_string());
+        match &llvm_bitcode {
+            Ok(t) if *t == outside => {}
+            Ok(t) => eprintln!(
+                "speed: {}: llvm-bitcode saw {t:?}, the raw walk outside BLOCKINFO {outside:?}",
+                path.display()
+            ),
+            Err(e) => eprintln!("speed: {}: llvm-bitcode fails ({e}); its anchor is skipped", path.display()),
+        }
+        let check = typed_check(&bytes).map_err(|e| e.to_string());
+        if let Ok(report) = &check {
+            if report.records != raw.records || report.unknown + report.errors > 0 {
+                eprintln!(
+                    "speed: {}: typed check: {} (raw walk: {} records)",
+                    path.display(),
+                    report.summary(),
+                    raw.records
+                );
+            }
+        }
+        let parallel = typed_check_parallel(&bytes).map_err(|e| e.to_string());
+        let parallel_matches = match (&check, &parallel) {
+            (Ok(a), Ok(b)) => Ok(a == b),
+            (Err(e), _) | (_, Err(e)) => Err(e.clone()),
+        };
+        if parallel_matches != Ok(true) {
+            eprintln!(
+                "speed: {}: check_stream_parallel differs from check_stream: {:?} vs {:?}",
+                path.display(),
+                parallel.as_ref().map(|r| r.summary()),
+                check.as_ref().map(|r| r.summary())
+            );
+        }
+        let symbols = symbols(&bytes).map_err(|e| e.to_string());
+        Some(Prepared {
+            group: group_name(&path),
+            path,
+            bytes,
+            raw,
+            raw_outside_blockinfo: outside,
+            llvm_bitcode,
+            check,
+            parallel_matches,
+            symbols,
+        })
+    }
+
+    fn json(&self) -> String {
+        fn result<T>(r: &Result<T, String>, ok: impl Fn(&T) -> String) -> String {
+            match r {
+                Ok(v) => ok(v),
+                Err(e) => format!("{{\"error\": {}}}", json_string(e)),
+            }
+        }
+        let tally = |t: &Tally| {
+            format!(
+                "{{\"records\": {}, \"operand_sum\": {}, \"blob_bytes\": {}}}",
+                t.records, t.sum, t.blob_bytes
+            )
+        };
+        format!(
+            concat!(
+                "{{\"group\": {}, \"path\": {}, \"bytes\": {}, \"raw_walk\": {}, ",
+                "\"raw_walk_outside_blockinfo\": {}, \"llvm_bitcode\": {}, \"llvm_bitcode_matches\": {}, ",
+                "\"typed_check\": {}, \"typed_check_parallel_matches\": {}, \"symbols\": {}}}"
+            ),
+            json_string(&self.group),
+            json_string(&self.path.display().to_string()),
+            self.bytes.len(),
+            tally(&self.raw),
+            tally(&self.raw_outside_blockinfo),
+            result(&self.llvm_bitcode, tally),
+            self.llvm_bitcode.as_ref().is_ok_and(|t| *t == self.raw_outside_blockinfo),
+            result(&self.check, |r| format!(
+                "{{\"records\": {}, \"typed\": {}, \"unknown\": {}, \"errors\": {}, \"warnings\": {}}}",
+                r.records, r.typed, r.unknown, r.errors, r.warnings
+            )),
+            result(&self.parallel_matches, |m| m.to_string()),
+            result(&self.symbols, |n| format!("{{\"count\": {n}}}")),
+        )
+    }
+}
+
+fn write_side_file(prepared: &[Prepared]) {
+    let dir = criterion_dir();
+    let entries: Vec<String> = prepared.iter().map(|p| format!("  {}", p.json())).collect();
+    let text = format!("{{\"files\": [\n{}\n]}}\n", entries.join(",\n"));
+    let path = dir.join("speed-records.json");
+    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, text)) {
+        eprintln!("speed: cannot write {}: {e}", path.display());
+    }
+}
+
+fn speed(c: &mut Criterion) {
+    let prepared: Vec<Prepared> = input_files().into_iter().filter_map(Prepared::new).collect();
+    if prepared.is_empty() {
+        eprintln!("speed: no input files (run bench/make-inputs.sh, or set BENCH_FILES=path1:path2)");
+        return;
+    }
+    write_side_file(&prepared);
+
+    for p in &prepared {
+        let bytes = p.bytes.as_slice();
+        let mut group = c.benchmark_group(&p.group);
+        // Whole files take milliseconds to a second each: one iteration per sample.
+        group.sampling_mode(SamplingMode::Flat);
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_function("raw_walk", |b| b.iter(|| raw_walk(black_box(bytes)).expect("raw walk")));
+        if p.llvm_bitcode.is_ok() {
+            group.bench_function("llvm_bitcode", |b| {
+                b.iter(|| llvm_bitcode_walk(black_box(bytes)).expect("llvm-bitcode walk"))
+            });
+        }
+        if p.check.is_ok() {
+            group.bench_function("typed_check", |b| b.iter(|| typed_check(black_box(bytes)).expect("check")));
+        }
+        if matches!(p.parallel_matches, Ok(true)) {
+            group.bench_function("typed_check_parallel", |b| {
+                b.iter(|| typed_check_parallel(black_box(bytes)).expect("parallel check"))
+            });
+        }
+        if p.symbols.is_ok() {
+            group.bench_function("symbols", |b| b.iter(|| symbols(black_box(bytes)).expect("symbols")));
+        }
+        group.finish();
+    }
+}
+
+/// A few minutes for about six files: few samples, short windows (command-line options such
+/// as `--measurement-time` and `--sample-size` override these).
+fn config() -> Criterion {
+    Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .nresamples(20_000)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = speed
+}
+criterion_main!(benches);
