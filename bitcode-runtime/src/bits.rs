@@ -5,18 +5,93 @@ use crate::error::{Error, ErrorKind, Result};
 
 /// Reads bit fields from a byte slice, least significant bit of each byte first.
 ///
-/// Unread bits are cached in one 64-bit word; a read that fits in the cache is a mask and
-/// a shift. Bit positions are relative to the start of the slice; errors report them
-/// that way too (the cursor adds the slice's offset in the caller's file).
+/// Unread bits are cached in one 64-bit word. While eight bytes remain, the cache is
+/// topped up with one unaligned load to at least 56 bits, so every field of up to 56 bits
+/// (and most VBR values whole) is read with a mask and a shift, without a loop. Bit
+/// positions are relative to the start of the slice; errors report them that way too
+/// (the cursor adds the slice's offset in the caller's file).
 #[derive(Clone, Debug)]
 pub struct BitReader<'a> {
     data: &'a [u8],
-    /// Index of the first byte not yet loaded into `word`.
+    /// Index of the first byte not yet counted in `cached`.
     next_byte: usize,
-    /// The cached bits, the next one in bit 0. Bits at and above `cached` are zero.
+    /// The cached bits, the next one in bit 0. Bits at and above `cached` are either zero
+    /// or the stream's own next bits (a top-up loads whole words but counts whole bytes),
+    /// so a later top-up can OR over them.
     word: u64,
     /// How many bits of `word` are valid (0..=64).
     cached: u32,
+}
+
+/// The widest field read without the slow path: a top-up guarantees 56 cached bits.
+const FAST_WIDTH: u32 = 56;
+
+/// Masks for decoding VBR fields of `W`-bit chunks (2..=56) held in one word.
+struct VbrChunks<const W: u32>;
+
+impl<const W: u32> VbrChunks<W> {
+    /// How many whole chunks fit in the 56 bits a top-up guarantees.
+    const IN_WINDOW: u32 = FAST_WIDTH / W;
+    /// One chunk.
+    const CHUNK: u64 = (1u64 << W) - 1;
+    /// A chunk's continuation bit.
+    const CONTINUE: u64 = 1u64 << (W - 1);
+    /// The continuation bits of the chunks in the window.
+    const CONTINUE_BITS: u64 = {
+        let mut mask = 0;
+        let mut i = 0;
+        while i < Self::IN_WINDOW {
+            mask |= Self::CONTINUE << (i * W);
+            i += 1;
+        }
+        mask
+    };
+    /// The payload bits of the chunks in the window.
+    const PAYLOADS: u64 = {
+        let mut mask = 0;
+        let mut i = 0;
+        while i < Self::IN_WINDOW {
+            mask |= (Self::CONTINUE - 1) << (i * W);
+            i += 1;
+        }
+        mask
+    };
+    /// Four rounds pack the payloads: chunk `i` must move `i` bits down, and round `k`
+    /// moves the chunks whose index has bit `k` set by `2^k`. Each mask selects those
+    /// chunks' payloads where the earlier rounds left them; neighbours never overlap.
+    const ROUNDS: [u64; 4] = {
+        let mut rounds = [0u64; 4];
+        let mut k = 0;
+        while k < 4 {
+            let mut i = 0;
+            while i < Self::IN_WINDOW {
+                if i & (1 << k) != 0 {
+                    let moved = i & ((1 << k) - 1);
+                    rounds[k as usize] |= (Self::CONTINUE - 1) << (i * W - moved);
+                }
+                i += 1;
+            }
+            k += 1;
+        }
+        rounds
+    };
+
+    /// The value of a whole VBR field (chunks in place, at most `IN_WINDOW` of them, the
+    /// bits above the last chunk clear): its payloads packed together.
+    #[inline(always)]
+    fn pack_payloads(field: u64) -> u64 {
+        const { assert!(W >= 2 && Self::IN_WINDOW <= 16) };
+        let mut x = field & Self::PAYLOADS;
+        let mut k = 0;
+        while k < 4 {
+            let m = Self::ROUNDS[k];
+            if m != 0 {
+                x = (x & !m) | ((x & m) >> (1u32 << k));
+            }
+            k += 1;
+        }
+        x
+    }
 }
 
 /// The character a char6 value stands for: `a-z`, `A-Z`, `0-9`, `.`, `_`.
@@ -74,72 +149,131 @@ impl<'a> BitReader<'a> {
     }
 
     /// Reads a `width`-bit unsigned field (`width` at most 64; 0 reads nothing and gives 0).
-    #[inline]
+    #[inline(always)]
     pub fn read(&mut self, width: u32) -> Result<u64> {
         debug_assert!(width <= 64);
-        if width < self.cached {
-            // width <= 63 here, so the shift and the mask are defined.
-            let value = self.word & ((1u64 << width) - 1);
-            self.word >>= width;
-            self.cached -= width;
-            Ok(value)
-        } else {
-            self.read_refilling(width)
+        if width >= self.cached && (width > FAST_WIDTH || !self.top_up()) {
+            return self.read_slow(width);
         }
+        // width < 64 here: either width < cached <= 64, or width <= 56 after a top-up.
+        let value = self.word & ((1u64 << width) - 1);
+        self.word >>= width;
+        self.cached -= width;
+        Ok(value)
     }
 
-    /// The slow half of `read`: the field reaches past the cached word.
+    /// Tops the cache up to at least 56 bits with one unaligned 8-byte load, when eight
+    /// bytes remain; false (and nothing changed) near the end of the input.
+    #[inline(always)]
+    fn top_up(&mut self) -> bool {
+        debug_assert!(self.cached < 64);
+        let Some(bytes) = self.data.get(self.next_byte..).and_then(|rest| rest.first_chunk::<8>()) else {
+            return false;
+        };
+        self.word |= u64::from_le_bytes(*bytes) << self.cached;
+        let whole_bytes = (63 - self.cached) / 8;
+        self.next_byte += whole_bytes as usize;
+        self.cached += whole_bytes * 8;
+        true
+    }
+
+    /// Fills the cache from what is left near the end of the input (fewer than eight
+    /// bytes may remain): as many whole bytes as fit.
+    fn top_up_from_tail(&mut self) {
+        debug_assert!(self.cached < 64);
+        let rest = self.data.get(self.next_byte..).unwrap_or(&[]);
+        let take = rest.len().min(((63 - self.cached) / 8) as usize);
+        let mut bytes = [0u8; 8];
+        if let (Some(dst), Some(src)) = (bytes.get_mut(..take), rest.get(..take)) {
+            dst.copy_from_slice(src);
+        }
+        self.word |= u64::from_le_bytes(bytes) << self.cached;
+        self.next_byte += take;
+        self.cached += take as u32 * 8;
+    }
+
+    /// The slow half of `read`: a field wider than 56 bits, or one near the end of the
+    /// input. Reads it in two halves of at most 32 bits.
     #[cold]
     #[inline(never)]
-    fn read_refilling(&mut self, width: u32) -> Result<u64> {
+    fn read_slow(&mut self, width: u32) -> Result<u64> {
         if width == 0 {
             return Ok(0);
         }
         if width as u64 > self.bits_left() {
             return Err(self.truncated(width as u64));
         }
-        // Take what the cache holds (fewer than 64 bits, or exactly `width`).
-        let have = self.cached;
-        let low = self.word;
-        self.word = 0;
-        self.cached = 0;
-        if have == width {
-            return Ok(low);
-        }
-        self.refill();
-        let need = width - have; // 1..=64, and the refill holds at least that many
-        let high = low_bits(self.word, need);
-        self.word = shift_right(self.word, need);
-        self.cached -= need;
-        Ok(low | (high << have))
+        let low_width = width.min(32);
+        let low = self.take_small(low_width);
+        let high = self.take_small(width - low_width);
+        Ok(low | (high << low_width))
     }
 
-    /// Loads the next (up to) eight bytes into the empty cache.
-    #[inline]
-    fn refill(&mut self) {
-        debug_assert_eq!(self.cached, 0);
-        let rest = self.data.get(self.next_byte..).unwrap_or(&[]);
-        if let Some(bytes) = rest.first_chunk::<8>() {
-            self.word = u64::from_le_bytes(*bytes);
-            self.cached = 64;
-            self.next_byte += 8;
-        } else {
-            let mut bytes = [0u8; 8];
-            if let Some(head) = bytes.get_mut(..rest.len()) {
-                head.copy_from_slice(rest);
-            }
-            self.word = u64::from_le_bytes(bytes);
-            self.cached = rest.len() as u32 * 8;
-            self.next_byte += rest.len();
+    /// Takes `width` (at most 32) bits known to be in the input.
+    fn take_small(&mut self, width: u32) -> u64 {
+        debug_assert!(width <= 32 && width as u64 <= self.bits_left());
+        if width > self.cached {
+            // At most 31 bits cached, so this adds at least four bytes or all that is left.
+            self.top_up_from_tail();
         }
+        let value = self.word & ((1u64 << width) - 1);
+        self.word = shift_right(self.word, width);
+        self.cached -= width;
+        value
     }
 
     /// Reads a VBR field with chunks of `width` bits (1..=64): each chunk holds
     /// `width - 1` value bits and a continuation bit on top. Values that need more than
     /// 64 bits are an error.
-    #[inline]
+    #[inline(always)]
     pub fn read_vbr(&mut self, width: u32) -> Result<u64> {
         debug_assert!((1..=64).contains(&width));
+        // The widths LLVM's writers use get a loop-free decoder each.
+        match width {
+            4 => self.read_vbr_of::<4>(),
+            5 => self.read_vbr_of::<5>(),
+            6 => self.read_vbr_of::<6>(),
+            8 => self.read_vbr_of::<8>(),
+            _ => self.read_vbr_any(width),
+        }
+    }
+
+    /// `read_vbr` for a chunk width known at compile time: a one-chunk value is a mask and
+    /// a shift; a longer one is decoded from the cached word without a loop.
+    #[inline(always)]
+    fn read_vbr_of<const W: u32>(&mut self) -> Result<u64> {
+        if W <= self.cached {
+            let piece = self.word & VbrChunks::<W>::CHUNK;
+            if piece & VbrChunks::<W>::CONTINUE == 0 {
+                self.word >>= W;
+                self.cached -= W;
+                return Ok(piece);
+            }
+        }
+        self.read_vbr_multi::<W>()
+    }
+
+    /// A VBR field of `W`-bit chunks that is longer than one chunk or crosses the cached
+    /// word. With 56 bits cached, the first chunk whose continuation bit is clear is found
+    /// with one trailing-zeros count, and the payloads are packed together in a few shifts.
+    #[inline(never)]
+    fn read_vbr_multi<const W: u32>(&mut self) -> Result<u64> {
+        if self.cached >= FAST_WIDTH || self.top_up() {
+            let stops = !self.word & VbrChunks::<W>::CONTINUE_BITS;
+            if stops != 0 {
+                let used = stops.trailing_zeros() + 1; // a multiple of W, at most 56
+                let field = self.word & ((1u64 << used) - 1);
+                self.word >>= used;
+                self.cached -= used;
+                return Ok(VbrChunks::<W>::pack_payloads(field));
+            }
+        }
+        self.read_vbr_any(W)
+    }
+
+    /// `read_vbr` for any chunk width: chunk by chunk.
+    #[inline(never)]
+    fn read_vbr_any(&mut self, width: u32) -> Result<u64> {
         let piece = self.read(width)?;
         let continue_bit = 1u64 << (width - 1);
         if piece & continue_bit == 0 {
@@ -149,9 +283,8 @@ impl<'a> BitReader<'a> {
         }
     }
 
-    /// The chunks after the first of a VBR field. Multi-chunk values are common (value
-    /// ids, type ids, sizes), so this is kept lean: no allocation, errors built out of line.
-    #[inline(never)]
+    /// The chunks after the first of a VBR field, one at a time.
+    #[cold]
     fn read_vbr_rest(&mut self, first: u64, width: u32) -> Result<u64> {
         let payload_bits = width - 1;
         if payload_bits == 0 {
@@ -232,7 +365,7 @@ impl<'a> BitReader<'a> {
         self.cached = 0;
         let within_byte = (pos % 8) as u32;
         if within_byte != 0 {
-            self.refill();
+            self.top_up_from_tail();
             self.word >>= within_byte;
             self.cached -= within_byte;
         }
@@ -258,15 +391,6 @@ impl<'a> BitReader<'a> {
     #[cold]
     fn truncated(&self, needed: u64) -> Error {
         Error::new(ErrorKind::Truncated { needed, left: self.bits_left() }, self.position())
-    }
-}
-
-#[inline]
-fn low_bits(v: u64, n: u32) -> u64 {
-    if n >= 64 {
-        v
-    } else {
-        v & ((1u64 << n) - 1)
     }
 }
 
@@ -344,6 +468,44 @@ mod tests {
         // 1-bit chunks with the continuation bit set never end.
         assert!(BitReader::new(&[0xff]).read_vbr(1).is_err());
         assert_eq!(BitReader::new(&[0x00]).read_vbr(1).unwrap(), 0);
+    }
+
+    /// VBR chunks of `value` (as LLVM's writer emits them).
+    fn vbr_chunks(mut value: u64, width: u32) -> Vec<(u64, u32)> {
+        let payload = width - 1;
+        let mut out = Vec::new();
+        while value >> payload != 0 {
+            out.push(((value & ((1 << payload) - 1)) | (1 << payload), width));
+            value >>= payload;
+        }
+        out.push((value, width));
+        out
+    }
+
+    #[test]
+    fn vbr_of_every_width_and_length_at_every_alignment() {
+        // Values of every bit length, at every offset within the word, followed by a
+        // marker: the fast paths (one chunk, packed in the window) and the chunk-by-chunk
+        // path (longer than the window, near the end) must agree.
+        for width in 2..=20u32 {
+            for bits in 0..=64u32 {
+                let value = if bits == 0 {
+                    0
+                } else {
+                    u64::MAX >> (64 - bits) & 0xB5C3_96E1_7A4D_2F08 | 1 << (bits - 1)
+                };
+                for lead in [0u32, 1, 7, 13, 31, 50, 63] {
+                    let mut fields = vec![(0, lead)];
+                    fields.extend(vbr_chunks(value, width));
+                    fields.push((0x2d, 6));
+                    let data = pack(&fields);
+                    let mut r = BitReader::new(&data);
+                    r.read(lead).unwrap();
+                    assert_eq!(r.read_vbr(width).unwrap(), value, "width {width}, {bits} bits, lead {lead}");
+                    assert_eq!(r.read(6).unwrap(), 0x2d, "width {width}, {bits} bits, lead {lead}");
+                }
+            }
+        }
     }
 
     #[test]
