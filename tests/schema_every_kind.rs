@@ -35,7 +35,17 @@ fn decode_all(bytes: &[u8], ctx: &mut BasicContext) -> Vec<bitcode::Result<AnyRe
         match entry {
             Entry::Block(h) => block = h.id,
             Entry::EndBlock(_) => {}
-            Entry::Record(r) => out.push(every_kind::decode_record(block, &r, ctx)),
+            Entry::Record(r) => {
+                // check_record decodes the same way, without building an AnyRecord.
+                let checked = every_kind::check_record(block, &r, &mut ctx.clone());
+                let decoded = every_kind::decode_record(block, &r, ctx);
+                match (&checked, &decoded) {
+                    (Ok(known), Ok(any)) => assert_eq!(*known, !any.is_unknown(), "{any:?}"),
+                    (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+                    _ => panic!("check_record {checked:?}, decode_record {decoded:?}"),
+                }
+                out.push(decoded)
+            }
         }
     }
     out

@@ -190,7 +190,13 @@ mod expansion_report {
             let tokens = crate::emit::emit(&schema, &quote::quote!(::bitcode_runtime), "schema.toml");
             let emitted = start.elapsed();
             let file: syn::File = syn::parse2(tokens).unwrap();
-            let lines = prettyplease::unparse(&file).lines().count();
+            let generated = prettyplease::unparse(&file);
+            if let Some(dir) = std::env::var_os("BITCODE_DERIVE_DUMP_DIR") {
+                let name = path.with_extension("rs");
+                let name = name.file_name().unwrap();
+                std::fs::write(std::path::Path::new(&dir).join(name), &generated).unwrap();
+            }
+            let lines = generated.lines().count();
             let records: usize = schema.blocks.iter().map(|b| b.records.len()).sum();
             println!(
                 "{}: {} lines of TOML, {} blocks, {} records, {} enums; load {:?}, validate {:?}, emit {:?} (total {:?}); {} lines generated (prettyplease)",

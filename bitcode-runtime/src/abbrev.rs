@@ -25,7 +25,7 @@ impl ScalarEncoding {
     }
 
     /// Reads one value of this encoding.
-    #[inline]
+    #[inline(always)]
     pub fn read(self, reader: &mut BitReader<'_>) -> Result<u64> {
         match self {
             ScalarEncoding::Fixed(w) => reader.read(w as u32),

@@ -56,41 +56,41 @@ impl<const W: u32> VbrChunks<W> {
         }
         mask
     };
-    /// Four rounds pack the payloads: chunk `i` must move `i` bits down, and round `k`
-    /// moves the chunks whose index has bit `k` set by `2^k`. Each mask selects those
+    /// Round `k` of packing the payloads: chunk `i` must move `i` bits down, and round
+    /// `k` moves the chunks whose index has bit `k` set by `2^k`. The mask selects those
     /// chunks' payloads where the earlier rounds left them; neighbours never overlap.
-    const ROUNDS: [u64; 4] = {
-        let mut rounds = [0u64; 4];
-        let mut k = 0;
-        while k < 4 {
-            let mut i = 0;
-            while i < Self::IN_WINDOW {
-                if i & (1 << k) != 0 {
-                    let moved = i & ((1 << k) - 1);
-                    rounds[k as usize] |= (Self::CONTINUE - 1) << (i * W - moved);
-                }
-                i += 1;
+    const fn round(k: u32) -> u64 {
+        let mut mask = 0;
+        let mut i = 0;
+        while i < Self::IN_WINDOW {
+            if i & (1 << k) != 0 {
+                let moved = i & ((1 << k) - 1);
+                mask |= (Self::CONTINUE - 1) << (i * W - moved);
             }
-            k += 1;
+            i += 1;
         }
-        rounds
-    };
+        mask
+    }
 
     /// The value of a whole VBR field (chunks in place, at most `IN_WINDOW` of them, the
-    /// bits above the last chunk clear): its payloads packed together.
+    /// bits above the last chunk clear): its payloads packed together. Four rounds cover
+    /// the 14 chunks of 4 bits that fit the window, the most of any width.
     #[inline(always)]
     fn pack_payloads(field: u64) -> u64 {
         const { assert!(W >= 2 && Self::IN_WINDOW <= 16) };
-        let mut x = field & Self::PAYLOADS;
-        let mut k = 0;
-        while k < 4 {
-            let m = Self::ROUNDS[k];
-            if m != 0 {
-                x = (x & !m) | ((x & m) >> (1u32 << k));
+        #[inline(always)]
+        fn shift_selected(x: u64, mask: u64, by: u32) -> u64 {
+            if mask == 0 {
+                x
+            } else {
+                (x & !mask) | ((x & mask) >> by)
             }
-            k += 1;
         }
-        x
+        let x = field & Self::PAYLOADS;
+        let x = shift_selected(x, const { Self::round(0) }, 1);
+        let x = shift_selected(x, const { Self::round(1) }, 2);
+        let x = shift_selected(x, const { Self::round(2) }, 4);
+        shift_selected(x, const { Self::round(3) }, 8)
     }
 }
 

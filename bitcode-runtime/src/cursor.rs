@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::abbrev::{Abbrev, AbbrevOp};
+use crate::abbrev::{Abbrev, AbbrevOp, ScalarEncoding};
 use crate::bits::BitReader;
 use crate::blockinfo::{codes as blockinfo_codes, name_from_ops, BlockInfoBuilder, BlockInfoStore};
 use crate::error::{Error, ErrorKind, Result};
@@ -481,15 +481,37 @@ fn read_abbreviated_ops<'a>(
                 let count_start = r.position();
                 let count = r.read_vbr(6)?;
                 check_count(r, "array elements", count, e.min_bits(), count_start)?;
-                ops.reserve(count as usize);
-                for _ in 0..count {
-                    ops.push(e.read(r)?);
-                }
+                read_array(r, e, count, ops)?;
             }
             AbbrevOp::Blob => blob = Some(read_blob(r)?),
         }
     }
     Ok(blob)
+}
+
+/// Reads `count` array elements (already checked against the bits left), with the
+/// element encoding matched once rather than per element.
+#[inline]
+fn read_array(r: &mut BitReader<'_>, element: ScalarEncoding, count: u64, ops: &mut Vec<u64>) -> Result<()> {
+    ops.reserve(count as usize);
+    match element {
+        ScalarEncoding::Fixed(width) => {
+            for _ in 0..count {
+                ops.push(r.read(u32::from(width))?);
+            }
+        }
+        ScalarEncoding::Vbr(width) => {
+            for _ in 0..count {
+                ops.push(r.read_vbr(u32::from(width))?);
+            }
+        }
+        ScalarEncoding::Char6 => {
+            for _ in 0..count {
+                ops.push(u64::from(r.read_char6()?));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Reads a blob: VBR6 length, align to 32 bits, the bytes, align again. The padded end

@@ -441,6 +441,7 @@ pub fn encode_signed(v: i64) -> u64 {
 
 impl<'r, 'a> Operands<'r, 'a> {
     /// A reader over `record`'s operands, naming `info` in its errors.
+    #[inline]
     pub fn new(record: &Record<'r, 'a>, info: &'static RecordInfo) -> Self {
         Operands {
             code: record.code,
@@ -460,11 +461,13 @@ impl<'r, 'a> Operands<'r, 'a> {
     }
 
     /// Operands not read yet.
+    #[inline]
     pub fn remaining(&self) -> usize {
         self.ops.len().saturating_sub(self.pos)
     }
 
     /// True when every operand has been read.
+    #[inline]
     pub fn is_exhausted(&self) -> bool {
         self.pos >= self.ops.len()
     }
@@ -759,17 +762,20 @@ impl<'r, 'a> Operands<'r, 'a> {
     }
 
     /// Ends the record: operands left over are returned (and reported to `ctx`).
+    #[inline]
     pub fn finish(self, ctx: &mut dyn DecodeContext) -> Vec<u64> {
-        let rest = self.ops.get(self.pos..).unwrap_or(&[]);
-        if !rest.is_empty() {
-            ctx.warn(Warning::ExtraOperands {
-                block: self.info.block,
-                record: self.info.record,
-                count: rest.len(),
-                bit_offset: self.bit_offset,
-            });
+        match self.ops.get(self.pos..) {
+            Some(rest) if !rest.is_empty() => {
+                ctx.warn(Warning::ExtraOperands {
+                    block: self.info.block,
+                    record: self.info.record,
+                    count: rest.len(),
+                    bit_offset: self.bit_offset,
+                });
+                rest.to_vec()
+            }
+            _ => Vec::new(),
         }
-        rest.to_vec()
     }
 }
 

@@ -2,7 +2,7 @@
 
 use bitcode_runtime::{Bitstream, Error, Record, Result};
 
-use super::ir::decode_record;
+use super::ir::check_record;
 use super::{LlvmContext, Walker, WalkerEvent};
 
 /// How many records there were and how they decoded.
@@ -56,16 +56,16 @@ pub fn check_stream(stream: &Bitstream<'_>) -> Result<CheckReport> {
 /// symbol tables...) decoded on rayon's thread pool. The report is the same, first errors
 /// in stream order included.
 pub fn check_stream_parallel(stream: &Bitstream<'_>) -> Result<CheckReport> {
-    use rayon::prelude::*;
-
-    // The module-level walk, reading only what the numbering needs; between two handed-out
-    // blocks its own records are counted in a report of their own, to keep the order.
+    // The module-level walk reads only what the numbering needs; each block it hands out
+    // starts on the pool at once, while the walk goes on. Between two handed-out blocks
+    // the walk's own records are counted in a report of their own, to keep the order.
     let mut walker = Walker::deferring(stream);
     let mut pieces = vec![Piece::Here(CheckReport::default())];
     // An error of the module-level walk comes after every part handed out before it: a
     // part's error, earlier in the stream, wins, as in a sequential walk.
     let mut walk_error = None;
-    loop {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    rayon::scope(|scope| loop {
         let event = match walker.next_event() {
             Ok(Some(event)) => event,
             Ok(None) => break,
@@ -78,6 +78,23 @@ pub fn check_stream_parallel(stream: &Bitstream<'_>) -> Result<CheckReport> {
             WalkerEvent::Deferred { part, .. } => {
                 pieces.push(Piece::Part(part));
                 pieces.push(Piece::Here(CheckReport::default()));
+                match walker.take_parts() {
+                    Ok(parts) => {
+                        // Taken at once, so the part just handed out is the only one.
+                        debug_assert_eq!(parts.len(), 1);
+                        for walk in parts {
+                            let sender = sender.clone();
+                            scope.spawn(move |_| {
+                                // The receiver outlives the scope, so this cannot fail.
+                                let _ = sender.send((part, check_walk(walk)));
+                            });
+                        }
+                    }
+                    Err(e) => {
+                        walk_error = Some(e);
+                        break;
+                    }
+                }
             }
             WalkerEvent::Record { block, record, ctx } => {
                 if let Some(Piece::Here(report)) = pieces.last_mut() {
@@ -88,18 +105,17 @@ pub fn check_stream_parallel(stream: &Bitstream<'_>) -> Result<CheckReport> {
             }
             WalkerEvent::Block(_) | WalkerEvent::EndBlock(_) => {}
         }
-    }
-    let main_warnings = walker.context().warnings.len() as u64;
-    let parts = match walker.take_parts() {
-        Ok(parts) => parts,
-        Err(e) => {
-            walk_error.get_or_insert(e);
-            Vec::new()
+    });
+    drop(sender);
+    let mut parts: Vec<Option<Result<CheckReport>>> = Vec::new();
+    for (index, result) in receiver {
+        if parts.len() <= index {
+            parts.resize_with(index + 1, || None);
         }
-    };
-    let parts: Vec<Result<CheckReport>> = parts.into_par_iter().map(check_walk).collect();
-    let mut parts: Vec<Option<Result<CheckReport>>> = parts.into_iter().map(Some).collect();
-    let mut total = CheckReport { warnings: main_warnings, ..CheckReport::default() };
+        parts[index] = Some(result);
+    }
+    let mut total =
+        CheckReport { warnings: walker.context().warnings.len() as u64, ..CheckReport::default() };
     for piece in pieces {
         match piece {
             Piece::Here(report) => total.add(report),
@@ -128,9 +144,9 @@ fn count(
         report.typed += 1;
         return None;
     }
-    match decode_record(block, record, ctx) {
-        Ok(any) if any.is_unknown() => report.unknown += 1,
-        Ok(_) => report.typed += 1,
+    match check_record(block, record, ctx) {
+        Ok(false) => report.unknown += 1,
+        Ok(true) => report.typed += 1,
         Err(e) => {
             report.errors += 1;
             if report.first_errors.len() < KEPT_ERRORS {

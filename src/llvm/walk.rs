@@ -128,10 +128,19 @@ impl<'a> Walker<'a> {
     /// Hands out the block whose [`WalkerEvent::Deferred`] was given last: a copy of this
     /// walker reads it, this one skips it. (Done on the next call, as the event borrows
     /// the walker.)
+    #[inline]
     fn hand_out_pending(&mut self) -> Result<()> {
-        if !std::mem::take(&mut self.pending) {
-            return Ok(());
+        if self.pending {
+            self.hand_out()
+        } else {
+            Ok(())
         }
+    }
+
+    /// The work of [`Walker::hand_out_pending`] when a block is pending.
+    #[cold]
+    fn hand_out(&mut self) -> Result<()> {
+        self.pending = false;
         let parts = std::mem::take(&mut self.parts);
         let mut part = self.clone();
         self.parts = parts;

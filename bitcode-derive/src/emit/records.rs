@@ -392,6 +392,7 @@ impl<'s> Cx<'s> {
         let mut any_name_arms = Vec::new();
         let mut any_display_arms = Vec::new();
         let mut any_unknown_arms = Vec::new();
+        let mut check_arms = Vec::new();
         for (b, var) in &dispatched {
             let m = &b.module;
             let id = Literal::u32_unsuffixed(b.def.id.value);
@@ -404,6 +405,8 @@ impl<'s> Cx<'s> {
             any_name_arms.push(quote!(AnyRecord::#var(r) => r.name()));
             any_display_arms.push(quote!(AnyRecord::#var(r) => ::core::fmt::Display::fmt(r, f)));
             any_unknown_arms.push(quote!(AnyRecord::#var(#m::Record::Unknown(_)) => true));
+            check_arms.push(quote!(#id => #m::Record::decode(record, ctx)
+                .map(|r| !::core::matches!(r, #m::Record::Unknown(_)))));
         }
         let (name_body, record_body, strategy_body) = if dispatched.is_empty() {
             (
@@ -426,6 +429,11 @@ impl<'s> Cx<'s> {
             quote!({ let _ = ctx; #unknown })
         } else {
             quote!(match block_id { #(#decode_arms,)* _ => #unknown, })
+        };
+        let check_body = if dispatched.is_empty() {
+            quote!({ let _ = (block_id, record, ctx); #okk(false) })
+        } else {
+            quote!(match block_id { #(#check_arms,)* _ => #okk(false), })
         };
 
         quote! {
@@ -503,6 +511,21 @@ impl<'s> Cx<'s> {
                 ctx: &mut dyn #rt::decode::DecodeContext,
             ) -> #rt::Result<AnyRecord<'a>> {
                 #decode_body
+            }
+
+            /// Decodes a record of the block with `block_id` into its type and drops it, as
+            /// [`decode_record`] would decode it but without building an [`AnyRecord`]:
+            /// true when the schema names the record's block and code. For validators.
+            ///
+            /// # Errors
+            ///
+            /// When the record lacks a required operand or a value does not fit its field.
+            pub fn check_record(
+                block_id: #u32_,
+                record: &#rt::Record<'_, '_>,
+                ctx: &mut dyn #rt::decode::DecodeContext,
+            ) -> #rt::Result<::core::primitive::bool> {
+                #check_body
             }
         }
     }

@@ -343,7 +343,7 @@ fn demo_parses_and_has_the_format_items() {
     assert!(text.contains(
         "const _ : & [:: core :: primitive :: u8] = :: core :: include_bytes ! (\"/tmp/demo.toml\")"
     ));
-    for f in ["block_name", "record_name", "strategy", "decode_record"] {
+    for f in ["block_name", "record_name", "strategy", "decode_record", "check_record"] {
         assert_eq!(find_item(&file.items, f).len(), 1, "{f}");
     }
 }
@@ -879,4 +879,5 @@ fn an_empty_schema_emits_the_schema_level_items() {
     let file = emit_file(&Schema::default());
     assert_eq!(enumm(&file.items, "AnyRecord").variants.len(), 1);
     assert_eq!(find_item(&file.items, "decode_record").len(), 1);
+    assert_eq!(find_item(&file.items, "check_record").len(), 1);
 }
