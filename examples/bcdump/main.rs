@@ -70,6 +70,13 @@ struct Args {
     file: Option<PathBuf>,
 }
 
+impl Args {
+    /// True for the default mode, the dump.
+    fn is_dump(&self) -> bool {
+        !(self.trace || self.stats || self.check || self.symbols || self.diagnostics || self.remarks)
+    }
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let bytes = match &args.file {
@@ -111,9 +118,12 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args, bytes: &[u8], out: &mut impl Write) -> Result<(), Failure> {
-    // Only fails when the pool already exists, which it cannot here.
-    let _ = rayon::ThreadPoolBuilder::new().num_threads(args.jobs).build_global();
-    let parallel = args.jobs != 1;
+    // Only --check and the typed dump use the pool; the other modes do not start its
+    // threads. (Building fails only when the pool already exists, which it cannot here.)
+    let parallel = args.jobs != 1 && (args.check || args.is_dump());
+    if parallel {
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(args.jobs).build_global();
+    }
     let input = bitcode::Input::parse(bytes)?;
     let streams = input.streams()?;
     if args.trace {

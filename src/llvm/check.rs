@@ -55,7 +55,7 @@ pub fn check_stream(stream: &Bitstream<'_>) -> Result<CheckReport> {
 /// [`check_stream`] with the blocks that can be read apart (function bodies, metadata,
 /// symbol tables...) decoded on rayon's thread pool. The report is the same, first errors
 /// in stream order included.
-pub fn check_stream_parallel(stream: &Bitstream<'_>) -> Result<CheckReport> {
+pub fn check_stream_parallel<'a>(stream: &Bitstream<'a>) -> Result<CheckReport> {
     // The module-level walk reads only what the numbering needs; each block it hands out
     // starts on the pool at once, while the walk goes on. Between two handed-out blocks
     // the walk's own records are counted in a report of their own, to keep the order.
@@ -65,45 +65,62 @@ pub fn check_stream_parallel(stream: &Bitstream<'_>) -> Result<CheckReport> {
     // part's error, earlier in the stream, wins, as in a sequential walk.
     let mut walk_error = None;
     let (sender, receiver) = std::sync::mpsc::channel();
-    rayon::scope(|scope| loop {
-        let event = match walker.next_event() {
-            Ok(Some(event)) => event,
-            Ok(None) => break,
-            Err(e) => {
-                walk_error = Some(e);
-                break;
-            }
+    rayon::scope(|scope| {
+        // Small blocks (most function bodies) go to the pool in batches of about
+        // BATCH_WORDS, so that a task is worth its hand-over.
+        let mut batch: Vec<(usize, Walker<'a>)> = Vec::new();
+        let mut batch_words = 0u64;
+        let spawn = |batch: Vec<(usize, Walker<'a>)>| {
+            let sender = sender.clone();
+            scope.spawn(move |_| {
+                for (part, walk) in batch {
+                    // The receiver outlives the scope, so this cannot fail.
+                    let _ = sender.send((part, check_walk(walk)));
+                }
+            });
         };
-        match event {
-            WalkerEvent::Deferred { part, .. } => {
-                pieces.push(Piece::Part(part));
-                pieces.push(Piece::Here(CheckReport::default()));
-                match walker.take_parts() {
-                    Ok(parts) => {
-                        // Taken at once, so the part just handed out is the only one.
-                        debug_assert_eq!(parts.len(), 1);
-                        for walk in parts {
-                            let sender = sender.clone();
-                            scope.spawn(move |_| {
-                                // The receiver outlives the scope, so this cannot fail.
-                                let _ = sender.send((part, check_walk(walk)));
-                            });
+        loop {
+            let event = match walker.next_event() {
+                Ok(Some(event)) => event,
+                Ok(None) => break,
+                Err(e) => {
+                    walk_error = Some(e);
+                    break;
+                }
+            };
+            match event {
+                WalkerEvent::Deferred { header, part } => {
+                    pieces.push(Piece::Part(part));
+                    pieces.push(Piece::Here(CheckReport::default()));
+                    match walker.take_parts() {
+                        Ok(parts) => {
+                            // Taken at once, so the part just handed out is the only one.
+                            debug_assert_eq!(parts.len(), 1);
+                            batch.extend(parts.into_iter().map(|walk| (part, walk)));
+                            batch_words += u64::from(header.words);
+                            if batch_words >= BATCH_WORDS {
+                                spawn(std::mem::take(&mut batch));
+                                batch_words = 0;
+                            }
+                        }
+                        Err(e) => {
+                            walk_error = Some(e);
+                            break;
                         }
                     }
-                    Err(e) => {
-                        walk_error = Some(e);
-                        break;
+                }
+                WalkerEvent::Record { block, record, ctx } => {
+                    if let Some(Piece::Here(report)) = pieces.last_mut() {
+                        if let Some(e) = count(report, block, &record, ctx) {
+                            report.first_errors.push(walker.locate(e).to_string());
+                        }
                     }
                 }
+                WalkerEvent::Block(_) | WalkerEvent::EndBlock(_) => {}
             }
-            WalkerEvent::Record { block, record, ctx } => {
-                if let Some(Piece::Here(report)) = pieces.last_mut() {
-                    if let Some(e) = count(report, block, &record, ctx) {
-                        report.first_errors.push(walker.locate(e).to_string());
-                    }
-                }
-            }
-            WalkerEvent::Block(_) | WalkerEvent::EndBlock(_) => {}
+        }
+        if !batch.is_empty() {
+            spawn(batch);
         }
     });
     drop(sender);
@@ -131,6 +148,9 @@ pub fn check_stream_parallel(stream: &Bitstream<'_>) -> Result<CheckReport> {
         None => Ok(total),
     }
 }
+
+/// About how many 32-bit words of blocks one task of [`check_stream_parallel`] reads: 16 KiB.
+const BATCH_WORDS: u64 = 4096;
 
 /// Counts one record; gives its decode error when the report keeps more messages.
 fn count(

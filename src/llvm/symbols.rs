@@ -362,6 +362,11 @@ impl ModuleState {
     /// Names every value, numbers the unnamed ones and sorts them as `ll-symbols` does.
     fn finish(self, strtab: &[u8]) -> Vec<Symbol> {
         let ModuleState { values, vst_names, .. } = self;
+        // The first name the value symbol table gives each value.
+        let mut vst: std::collections::HashMap<u64, Vec<u8>> = std::collections::HashMap::new();
+        for (value, name) in vst_names {
+            vst.entry(value).or_insert(name);
+        }
         let mut symbols: Vec<Symbol> = values
             .into_iter()
             .enumerate()
@@ -374,11 +379,7 @@ impl ModuleState {
                         .and_then(|(a, z)| strtab.get(a..z))
                         .map(<[u8]>::to_vec)
                         .unwrap_or_default(),
-                    None => vst_names
-                        .iter()
-                        .find(|(value, _)| *value == id as u64)
-                        .map(|(_, n)| n.clone())
-                        .unwrap_or_default(),
+                    None => vst.remove(&(id as u64)).unwrap_or_default(),
                 };
                 symbol
             })
@@ -392,7 +393,8 @@ impl ModuleState {
                 slot += 1;
             }
         }
-        symbols.sort_by(|a, b| (a.kind.as_str(), a.display_name()).cmp(&(b.kind.as_str(), b.display_name())));
+        // The shown name is built once per symbol, not once per comparison.
+        symbols.sort_by_cached_key(|s| (s.kind.as_str(), s.display_name()));
         symbols
     }
 }
