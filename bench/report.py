@@ -62,12 +62,17 @@ def hyperfine_seconds(results_dir, group):
     return out
 
 
-def peak_rss_bytes(results_dir, group):
+def read_text(path):
+    """A file's text, stripped; empty when it cannot be read."""
     try:
-        with open(os.path.join(results_dir, "rss-%s.txt" % group)) as f:
-            text = f.read()
+        with open(path) as f:
+            return f.read().strip()
     except OSError:
-        return None
+        return ""
+
+
+def peak_rss_bytes(results_dir, group):
+    text = read_text(os.path.join(results_dir, "rss-%s.txt" % group))
     m = re.search(r"Maximum resident set size \(kbytes\):\s*(\d+)", text)
     return int(m.group(1)) * 1024 if m else None
 
@@ -181,16 +186,9 @@ def main():
                  % args.criterion)
     out = []
     summary = []
-    try:
-        with open(os.path.join(args.results, "machine.txt")) as f:
-            machine = f.read().strip()
-    except OSError:
-        machine = ""
+    machine = read_text(os.path.join(args.results, "machine.txt"))
     if machine:
-        out.append("```text")
-        out.append(machine)
-        out.append("```")
-        out.append("")
+        out.extend(["```text", machine, "```", ""])
     for entry in side["files"]:
         values = report_file(entry, args.criterion, args.results, out)
         summary.append((entry["group"], values))
@@ -205,18 +203,9 @@ def main():
             out.append("| %s | %s %g | %s |" % (label, "≥" if op == ">=" else "≤", target, " | ".join(cells)))
         out.append("")
 
-    try:
-        with open(os.path.join(args.results, "macro.txt")) as f:
-            macro = f.read().strip()
-    except OSError:
-        macro = ""
+    macro = read_text(os.path.join(args.results, "macro.txt"))
     if macro:
-        out.append("### Macro")
-        out.append("")
-        out.append("```text")
-        out.append(macro)
-        out.append("```")
-        out.append("")
+        out.extend(["### Macro", "", "```text", macro, "```", ""])
     print("\n".join(out))
 
 

@@ -18,16 +18,17 @@
 //! counts are compared; they are written to `<criterion dir>/speed-records.json` for
 //! `bench/report.py`.
 
-use std::fmt::Write as _;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use bitcode::llvm::{check_stream, check_stream_parallel, CheckReport};
 use bitcode::{Entry, Input, Magic};
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 use llvm_bitcode::bitcode::{Payload, RecordIter, Signature};
 use llvm_bitcode::read::{BlockItem, BlockIter, Error as LbError};
 use llvm_bitcode::BitStreamReader;
+use serde_json::{json, Value};
 
 /// The corpus files benchmarked when `../shared` exists (the largest bitcode files).
 const CORPUS_FILES: &[&str] =
@@ -47,6 +48,17 @@ impl Tally {
     fn add(&mut self, value: u64) {
         self.sum = self.sum.wrapping_add(value);
     }
+
+    /// One record of the project's walk: its code, operands and blob length.
+    #[inline(always)]
+    fn record(&mut self, r: &bitcode::Record<'_, '_>) {
+        self.records += 1;
+        self.add(u64::from(r.code));
+        for &op in r.ops {
+            self.add(op);
+        }
+        self.blob_bytes += r.blob.map_or(0, |b| b.len() as u64);
+    }
 }
 
 /// The project's raw walk, as timed.
@@ -57,12 +69,7 @@ fn raw_walk(bytes: &[u8]) -> bitcode::Result<Tally> {
         let mut cursor = stream.cursor();
         while let Some(entry) = cursor.next_entry()? {
             if let Entry::Record(r) = entry {
-                tally.records += 1;
-                tally.add(u64::from(r.code));
-                for &op in r.ops {
-                    tally.add(op);
-                }
-                tally.blob_bytes += r.blob.map_or(0, |b| b.len() as u64);
+                tally.record(&r);
             }
         }
     }
@@ -81,12 +88,7 @@ fn raw_walk_split(bytes: &[u8]) -> bitcode::Result<(Tally, Tally)> {
             let Some(entry) = cursor.next_entry()? else { break };
             if let Entry::Record(r) = entry {
                 let tally = if block == Some(0) { &mut blockinfo } else { &mut other };
-                tally.records += 1;
-                tally.add(u64::from(r.code));
-                for &op in r.ops {
-                    tally.add(op);
-                }
-                tally.blob_bytes += r.blob.map_or(0, |b| b.len() as u64);
+                tally.record(&r);
             }
         }
     }
@@ -136,20 +138,16 @@ fn ir_streams<'i>(input: &'i Input<'_>) -> bitcode::Result<Vec<bitcode::Bitstrea
     Ok(input.streams()?.into_iter().filter(|s| s.magic() == Magic::LlvmIr).collect())
 }
 
-fn typed_check(bytes: &[u8]) -> bitcode::Result<bitcode::llvm::CheckReport> {
+/// Every LLVM IR stream of the file checked by `check` (`check_stream` or
+/// `check_stream_parallel`).
+fn typed_check(
+    bytes: &[u8],
+    check: fn(&bitcode::Bitstream<'_>) -> bitcode::Result<CheckReport>,
+) -> bitcode::Result<CheckReport> {
     let input = Input::parse(bytes)?;
-    let mut report = bitcode::llvm::CheckReport::default();
+    let mut report = CheckReport::default();
     for stream in ir_streams(&input)? {
-        report.add(bitcode::llvm::check_stream(&stream)?);
-    }
-    Ok(report)
-}
-
-fn typed_check_parallel(bytes: &[u8]) -> bitcode::Result<bitcode::llvm::CheckReport> {
-    let input = Input::parse(bytes)?;
-    let mut report = bitcode::llvm::CheckReport::default();
-    for stream in ir_streams(&input)? {
-        report.add(bitcode::llvm::check_stream_parallel(&stream)?);
+        report.add(check(&stream)?);
     }
     Ok(report)
 }
@@ -202,22 +200,6 @@ fn group_name(path: &Path) -> String {
     stem.chars().map(|c| if c.is_ascii_alphanumeric() || "_-.".contains(c) { c } else { '_' }).collect()
 }
 
-fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// One input, loaded, with what every reader saw of it (read once, untimed).
 struct Prepared {
     group: String,
@@ -228,7 +210,7 @@ struct Prepared {
     /// The raw walk's records outside BLOCKINFO blocks: what llvm-bitcode returns.
     raw_outside_blockinfo: Tally,
     llvm_bitcode: Result<Tally, String>,
-    check: Result<bitcode::llvm::CheckReport, String>,
+    check: Result<CheckReport, String>,
     parallel_matches: Result<bool, String>,
     symbols: Result<usize, String>,
 }
@@ -260,7 +242,7 @@ impl Prepared {
             ),
             Err(e) => eprintln!("speed: {}: llvm-bitcode fails ({e}); its anchor is skipped", path.display()),
         }
-        let check = typed_check(&bytes).map_err(|e| e.to_string());
+        let check = typed_check(&bytes, check_stream).map_err(|e| e.to_string());
         if let Ok(report) = &check {
             if report.records != raw.records || report.unknown + report.errors > 0 {
                 eprintln!(
@@ -271,7 +253,7 @@ impl Prepared {
                 );
             }
         }
-        let parallel = typed_check_parallel(&bytes).map_err(|e| e.to_string());
+        let parallel = typed_check(&bytes, check_stream_parallel).map_err(|e| e.to_string());
         let parallel_matches = match (&check, &parallel) {
             (Ok(a), Ok(b)) => Ok(a == b),
             (Err(e), _) | (_, Err(e)) => Err(e.clone()),
@@ -298,46 +280,33 @@ impl Prepared {
         })
     }
 
-    fn json(&self) -> String {
-        fn result<T>(r: &Result<T, String>, ok: impl Fn(&T) -> String) -> String {
-            match r {
-                Ok(v) => ok(v),
-                Err(e) => format!("{{\"error\": {}}}", json_string(e)),
-            }
+    fn json(&self) -> Value {
+        fn result<T>(r: &Result<T, String>, ok: impl Fn(&T) -> Value) -> Value {
+            r.as_ref().map_or_else(|e| json!({ "error": e }), ok)
         }
-        let tally = |t: &Tally| {
-            format!(
-                "{{\"records\": {}, \"operand_sum\": {}, \"blob_bytes\": {}}}",
-                t.records, t.sum, t.blob_bytes
-            )
-        };
-        format!(
-            concat!(
-                "{{\"group\": {}, \"path\": {}, \"bytes\": {}, \"raw_walk\": {}, ",
-                "\"raw_walk_outside_blockinfo\": {}, \"llvm_bitcode\": {}, \"llvm_bitcode_matches\": {}, ",
-                "\"typed_check\": {}, \"typed_check_parallel_matches\": {}, \"symbols\": {}}}"
-            ),
-            json_string(&self.group),
-            json_string(&self.path.display().to_string()),
-            self.bytes.len(),
-            tally(&self.raw),
-            tally(&self.raw_outside_blockinfo),
-            result(&self.llvm_bitcode, tally),
-            self.llvm_bitcode.as_ref().is_ok_and(|t| *t == self.raw_outside_blockinfo),
-            result(&self.check, |r| format!(
-                "{{\"records\": {}, \"typed\": {}, \"unknown\": {}, \"errors\": {}, \"warnings\": {}}}",
-                r.records, r.typed, r.unknown, r.errors, r.warnings
-            )),
-            result(&self.parallel_matches, |m| m.to_string()),
-            result(&self.symbols, |n| format!("{{\"count\": {n}}}")),
-        )
+        let tally =
+            |t: &Tally| json!({ "records": t.records, "operand_sum": t.sum, "blob_bytes": t.blob_bytes });
+        json!({
+            "group": self.group,
+            "path": self.path.display().to_string(),
+            "bytes": self.bytes.len(),
+            "raw_walk": tally(&self.raw),
+            "raw_walk_outside_blockinfo": tally(&self.raw_outside_blockinfo),
+            "llvm_bitcode": result(&self.llvm_bitcode, tally),
+            "llvm_bitcode_matches": self.llvm_bitcode.as_ref().is_ok_and(|t| *t == self.raw_outside_blockinfo),
+            "typed_check": result(&self.check, |r| json!({
+                "records": r.records, "typed": r.typed, "unknown": r.unknown,
+                "errors": r.errors, "warnings": r.warnings,
+            })),
+            "typed_check_parallel_matches": result(&self.parallel_matches, |m| json!(m)),
+            "symbols": result(&self.symbols, |n| json!({ "count": n })),
+        })
     }
 }
 
 fn write_side_file(prepared: &[Prepared]) {
     let dir = criterion_dir();
-    let entries: Vec<String> = prepared.iter().map(|p| format!("  {}", p.json())).collect();
-    let text = format!("{{\"files\": [\n{}\n]}}\n", entries.join(",\n"));
+    let text = json!({ "files": prepared.iter().map(Prepared::json).collect::<Vec<_>>() }).to_string();
     let path = dir.join("speed-records.json");
     if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, text)) {
         eprintln!("speed: cannot write {}: {e}", path.display());
@@ -365,11 +334,13 @@ fn speed(c: &mut Criterion) {
             });
         }
         if p.check.is_ok() {
-            group.bench_function("typed_check", |b| b.iter(|| typed_check(black_box(bytes)).expect("check")));
+            group.bench_function("typed_check", |b| {
+                b.iter(|| typed_check(black_box(bytes), check_stream).expect("check"))
+            });
         }
         if matches!(p.parallel_matches, Ok(true)) {
             group.bench_function("typed_check_parallel", |b| {
-                b.iter(|| typed_check_parallel(black_box(bytes)).expect("parallel check"))
+                b.iter(|| typed_check(black_box(bytes), check_stream_parallel).expect("parallel check"))
             });
         }
         if p.symbols.is_ok() {

@@ -17,10 +17,7 @@ const TEST: &str = "llvm_parallel";
 #[test]
 fn parallel_check_equals_sequential_check_on_every_corpus_file() {
     let Some(shared) = require_shared(TEST) else { return };
-    let mut files = Vec::new();
-    for dir in corpus_dirs(&shared) {
-        files.extend(bitstream_files(&dir).into_iter().filter(|f| f.extension().is_some_and(|e| e == "bc")));
-    }
+    let files = corpus_bc_files(&shared);
     assert!(files.len() > 300, "expected both corpora, found {} .bc files", files.len());
     let mut compared = 0;
     for file in &files {
@@ -77,10 +74,7 @@ fn parallel_check_fails_like_sequential_check_on_damaged_files() {
 #[test]
 fn parallel_typed_dump_equals_sequential_dump() {
     let Some(shared) = require_shared(TEST) else { return };
-    let mut files = Vec::new();
-    for dir in corpus_dirs(&shared) {
-        files.extend(bitstream_files(&dir).into_iter().filter(|f| f.extension().is_some_and(|e| e == "bc")));
-    }
+    let mut files = corpus_bc_files(&shared);
     let scratch = tempfile::tempdir().unwrap();
     let original = std::fs::read(shared.join("corpus/clang14__sqlite3__O2.bc")).unwrap();
     for i in 1..6 {

@@ -80,14 +80,7 @@ fn clang_13_to_19_and_rustc_output_decodes_and_lists_its_symbols() {
         let (bc, ll) = compile(compiler, source, &flags, &scratch.path().join(tag))?;
         check(&bc, &ll, &oracle)
     });
-    let failures: Vec<String> = results.into_iter().filter_map(Result::err).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} builds fail:\n{}",
-        failures.len(),
-        jobs.len(),
-        failures.join("\n")
-    );
+    assert_builds_pass(results);
 
     // rustc (LLVM 22): the value-numbering fixture, at two optimisation levels.
     if require_tool(TEST, "rustc").is_none() {
@@ -139,12 +132,12 @@ fn random_csmith_programs_compiled_by_two_clangs() {
         let (bc, ll) = compile(compiler, source, &flags, &scratch.path().join(tag))?;
         check(&bc, &ll, &oracle)
     });
+    assert_builds_pass(results);
+}
+
+/// Fails with every build's error when any of them failed.
+fn assert_builds_pass<T>(results: Vec<Result<T, String>>) {
+    let builds = results.len();
     let failures: Vec<String> = results.into_iter().filter_map(Result::err).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} builds fail:\n{}",
-        failures.len(),
-        jobs.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {builds} builds fail:\n{}", failures.len(), failures.join("\n"));
 }

@@ -191,6 +191,7 @@ mod expansion_report {
             let emitted = start.elapsed();
             let file: syn::File = syn::parse2(tokens).unwrap();
             let generated = prettyplease::unparse(&file);
+            // BITCODE_DERIVE_DUMP_DIR=DIR also writes the generated code there, to read it.
             if let Some(dir) = std::env::var_os("BITCODE_DERIVE_DUMP_DIR") {
                 let name = path.with_extension("rs");
                 let name = name.file_name().unwrap();

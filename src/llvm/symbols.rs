@@ -147,9 +147,12 @@ pub fn module_symbols(stream: &Bitstream<'_>) -> Result<Vec<Vec<Symbol>>> {
             WalkerEvent::Record { block, record, ctx } => match block {
                 block_ids::MODULE => {
                     let Some(module) = modules.last_mut() else { continue };
-                    let raw = record.ops.to_vec();
-                    let typed = module_block::Record::decode(&record, ctx).map_err(|e| walker.locate(e))?;
-                    module.add(typed, &raw, walker.numbering().version());
+                    // The context's version is the module's here (no summary block).
+                    let version = ctx.version;
+                    match module_block::Record::decode(&record, ctx) {
+                        Ok(typed) => module.add(typed, record.ops, version),
+                        Err(e) => return Err(walker.locate(e)),
+                    }
                 }
                 block_ids::VALUE_SYMTAB => {
                     let Some(module) = modules.last_mut() else { continue };
@@ -210,149 +213,123 @@ fn dso_local(preemption: Preemption, linkage: Linkage, visibility: Visibility) -
         || (visibility != Visibility::Default && linkage != Linkage::ExternWeak)
 }
 
+impl Symbol {
+    /// What every global value has: linkage, visibility and DLL storage as LLVM's reader
+    /// leaves them (visibility and DLL storage default for local linkage), dso_local
+    /// written or implied. The name comes later; the kind's own fields are unset.
+    fn global_value(
+        kind: SymbolKind,
+        linkage: Linkage,
+        visibility: Visibility,
+        dll_storage: DllStorage,
+        preemption: Preemption,
+    ) -> Symbol {
+        let local = is_local(linkage);
+        let visibility = if local { Visibility::Default } else { visibility };
+        Symbol {
+            kind,
+            name: Vec::new(),
+            declaration: None,
+            linkage,
+            visibility,
+            dll_storage: if local { DllStorage::Default } else { dll_storage },
+            calling_conv: None,
+            thread_local: None,
+            unnamed_addr: UnnamedAddr::None,
+            dso_local: dso_local(preemption, linkage, visibility),
+            constant: None,
+            externally_initialized: None,
+            section: None,
+            alignment: None,
+            gc: None,
+        }
+    }
+}
+
 impl ModuleState {
     fn add(&mut self, record: module_block::Record<'_>, raw: &[u64], version: u64) {
         use module_block::Record as R;
         let strtab = |offset: Option<u64>, size: Option<u64>| offset.zip(size);
-        let pending = match record {
+        let dll = |field, index| upgraded_dll_storage(field, raw_linkage(raw, version, index));
+        let (symbol, strtab) = match record {
             R::Sectionname(s) => return self.sections.push(bytes(&s.name)),
             R::Gcname(g) => return self.gcs.push(bytes(&g.name)),
             R::GlobalVar(g) => {
-                let linkage = g.linkage;
-                let local = is_local(linkage);
-                let visibility = if local { Visibility::Default } else { g.visibility };
-                let dll = upgraded_dll_storage(g.dll_storage, raw_linkage(raw, version, 3));
-                Pending {
-                    strtab: strtab(g.strtab_offset, g.strtab_size),
-                    symbol: Symbol {
-                        kind: SymbolKind::Global,
-                        name: Vec::new(),
-                        declaration: Some(g.initializer.is_none()),
-                        linkage,
-                        visibility,
-                        dll_storage: if local { DllStorage::Default } else { dll },
-                        calling_conv: None,
-                        thread_local: Some(g.thread_local),
-                        unnamed_addr: g.unnamed_addr,
-                        dso_local: dso_local(g.preemption, linkage, visibility),
-                        constant: Some(g.flags.is_const),
-                        externally_initialized: Some(g.externally_initialized),
-                        section: self.section(g.section),
-                        alignment: g.align.map(|a| a.bytes()),
-                        gc: None,
-                    },
-                }
+                let base = Symbol::global_value(
+                    SymbolKind::Global,
+                    g.linkage,
+                    g.visibility,
+                    dll(g.dll_storage, 3),
+                    g.preemption,
+                );
+                let symbol = Symbol {
+                    declaration: Some(g.initializer.is_none()),
+                    thread_local: Some(g.thread_local),
+                    unnamed_addr: g.unnamed_addr,
+                    constant: Some(g.flags.is_const),
+                    externally_initialized: Some(g.externally_initialized),
+                    section: self.section(g.section),
+                    alignment: g.align.map(|a| a.bytes()),
+                    ..base
+                };
+                (symbol, strtab(g.strtab_offset, g.strtab_size))
             }
             R::Function(f) => {
-                let linkage = f.linkage;
-                let local = is_local(linkage);
-                let visibility = if local { Visibility::Default } else { f.visibility };
-                let dll = upgraded_dll_storage(f.dll_storage, raw_linkage(raw, version, 3));
-                Pending {
-                    strtab: strtab(f.strtab_offset, f.strtab_size),
-                    symbol: Symbol {
-                        kind: SymbolKind::Function,
-                        name: Vec::new(),
-                        declaration: Some(f.is_proto),
-                        linkage,
-                        visibility,
-                        dll_storage: if local { DllStorage::Default } else { dll },
-                        calling_conv: Some(f.calling_conv),
-                        thread_local: None,
-                        unnamed_addr: f.unnamed_addr,
-                        dso_local: dso_local(f.preemption, linkage, visibility),
-                        constant: None,
-                        externally_initialized: None,
-                        section: self.section(f.section),
-                        alignment: f.align.map(|a| a.bytes()),
-                        gc: f.gc.and_then(|i| self.gcs.get(i as usize).cloned()),
-                    },
-                }
+                let base = Symbol::global_value(
+                    SymbolKind::Function,
+                    f.linkage,
+                    f.visibility,
+                    dll(f.dll_storage, 3),
+                    f.preemption,
+                );
+                let symbol = Symbol {
+                    declaration: Some(f.is_proto),
+                    calling_conv: Some(f.calling_conv),
+                    unnamed_addr: f.unnamed_addr,
+                    section: self.section(f.section),
+                    alignment: f.align.map(|a| a.bytes()),
+                    gc: f.gc.and_then(|i| self.gcs.get(i as usize).cloned()),
+                    ..base
+                };
+                (symbol, strtab(f.strtab_offset, f.strtab_size))
             }
-            R::Alias(a) => self.alias(
-                a.linkage,
-                a.visibility,
-                a.dll_storage,
-                raw_linkage(raw, version, 3),
-                a.thread_local,
-                a.unnamed_addr,
-                a.preemption,
-                strtab(a.strtab_offset, a.strtab_size),
-            ),
-            R::AliasOld(a) => self.alias(
-                a.linkage,
-                a.visibility,
-                a.dll_storage,
-                raw_linkage(raw, version, 2),
-                a.thread_local,
-                a.unnamed_addr,
-                a.preemption,
-                strtab(a.strtab_offset, a.strtab_size),
-            ),
+            R::Alias(a) => {
+                let base = Symbol::global_value(
+                    SymbolKind::Alias,
+                    a.linkage,
+                    a.visibility,
+                    dll(a.dll_storage, 3),
+                    a.preemption,
+                );
+                let symbol =
+                    Symbol { thread_local: Some(a.thread_local), unnamed_addr: a.unnamed_addr, ..base };
+                (symbol, strtab(a.strtab_offset, a.strtab_size))
+            }
+            R::AliasOld(a) => {
+                let base = Symbol::global_value(
+                    SymbolKind::Alias,
+                    a.linkage,
+                    a.visibility,
+                    dll(a.dll_storage, 2),
+                    a.preemption,
+                );
+                let symbol =
+                    Symbol { thread_local: Some(a.thread_local), unnamed_addr: a.unnamed_addr, ..base };
+                (symbol, strtab(a.strtab_offset, a.strtab_size))
+            }
             R::Ifunc(i) => {
-                let linkage = i.linkage;
-                let visibility = if is_local(linkage) { Visibility::Default } else { i.visibility };
-                Pending {
-                    strtab: strtab(i.strtab_offset, i.strtab_size),
-                    symbol: Symbol {
-                        kind: SymbolKind::Ifunc,
-                        name: Vec::new(),
-                        declaration: None,
-                        linkage,
-                        visibility,
-                        dll_storage: DllStorage::Default,
-                        calling_conv: None,
-                        thread_local: None,
-                        unnamed_addr: UnnamedAddr::None,
-                        dso_local: dso_local(i.preemption, linkage, visibility),
-                        constant: None,
-                        externally_initialized: None,
-                        section: None,
-                        alignment: None,
-                        gc: None,
-                    },
-                }
+                let symbol = Symbol::global_value(
+                    SymbolKind::Ifunc,
+                    i.linkage,
+                    i.visibility,
+                    DllStorage::Default,
+                    i.preemption,
+                );
+                (symbol, strtab(i.strtab_offset, i.strtab_size))
             }
             _ => return,
         };
-        self.values.push(pending);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn alias(
-        &self,
-        linkage: Linkage,
-        visibility: Visibility,
-        dll_storage: Option<DllStorage>,
-        raw_linkage: Option<u64>,
-        thread_local: ThreadLocal,
-        unnamed_addr: UnnamedAddr,
-        preemption: Preemption,
-        strtab: Option<(u64, u64)>,
-    ) -> Pending {
-        let local = is_local(linkage);
-        let visibility = if local { Visibility::Default } else { visibility };
-        let dll = upgraded_dll_storage(dll_storage, raw_linkage);
-        Pending {
-            strtab,
-            symbol: Symbol {
-                kind: SymbolKind::Alias,
-                name: Vec::new(),
-                declaration: None,
-                linkage,
-                visibility,
-                dll_storage: if local { DllStorage::Default } else { dll },
-                calling_conv: None,
-                thread_local: Some(thread_local),
-                unnamed_addr,
-                dso_local: dso_local(preemption, linkage, visibility),
-                constant: None,
-                externally_initialized: None,
-                section: None,
-                alignment: None,
-                gc: None,
-            },
-        }
+        self.values.push(Pending { symbol, strtab });
     }
 
     fn section(&self, index: Option<u32>) -> Option<Vec<u8>> {

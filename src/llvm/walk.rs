@@ -190,7 +190,7 @@ impl<'a> Walker<'a> {
                     Some(v) if is_summary_block(block) => v,
                     _ => self.numbering.version(),
                 };
-                self.context.relative_ids = self.numbering.version() >= 1;
+                self.context.absolute_ids = self.numbering.version() < 1;
                 self.context.value_number = self.numbering.next_value();
                 self.numbering.record(block, &record);
                 self.context.call_params = self.numbering.last_call_params();

@@ -70,6 +70,15 @@ pub fn corpus_dirs(shared: &Path) -> Vec<PathBuf> {
     ["corpus", "corpus-old"].iter().map(|d| shared.join(d)).filter(|d| d.is_dir()).collect()
 }
 
+/// Every LLVM IR bitcode file (`.bc`) of both corpora.
+pub fn corpus_bc_files(shared: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in corpus_dirs(shared) {
+        files.extend(bitstream_files(&dir).into_iter().filter(|f| f.extension().is_some_and(|e| e == "bc")));
+    }
+    files
+}
+
 /// The bcdump example binary that `cargo test` built beside this test binary.
 pub fn bcdump() -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
