@@ -72,11 +72,12 @@ impl<const W: u32> VbrChunks<W> {
         mask
     }
 
-    /// The value of a whole VBR field (chunks in place, at most `IN_WINDOW` of them, the
-    /// bits above the last chunk clear): its payloads packed together. Four rounds cover
-    /// the 14 chunks of 4 bits that fit the window, the most of any width.
+    /// The value of a whole VBR field of `used` bits (chunks in place, at most `IN_WINDOW`
+    /// of them, the bits above the last chunk clear): its payloads packed together. Four
+    /// rounds cover the 14 chunks of 4 bits that fit the window, the most of any width; up
+    /// to four chunks (most long fields: line numbers, metadata ids) need only two.
     #[inline(always)]
-    fn pack_payloads(field: u64) -> u64 {
+    fn pack_payloads(field: u64, used: u32) -> u64 {
         const { assert!(W >= 2 && Self::IN_WINDOW <= 16) };
         #[inline(always)]
         fn shift_selected(x: u64, mask: u64, by: u32) -> u64 {
@@ -89,6 +90,9 @@ impl<const W: u32> VbrChunks<W> {
         let x = field & Self::PAYLOADS;
         let x = shift_selected(x, const { Self::round(0) }, 1);
         let x = shift_selected(x, const { Self::round(1) }, 2);
+        if used <= 4 * W {
+            return x;
+        }
         let x = shift_selected(x, const { Self::round(2) }, 4);
         shift_selected(x, const { Self::round(3) }, 8)
     }
@@ -242,12 +246,20 @@ impl<'a> BitReader<'a> {
     /// a shift; a longer one is decoded from the cached word without a loop.
     #[inline(always)]
     fn read_vbr_of<const W: u32>(&mut self) -> Result<u64> {
-        if W <= self.cached {
+        // With two chunks cached (a top-up gives 56 bits), one- and two-chunk values (most
+        // fields; two chunks hold type ids, absolute value ids, sizes) are masks and shifts.
+        if 2 * W <= self.cached || self.top_up() {
             let piece = self.word & VbrChunks::<W>::CHUNK;
             if piece & VbrChunks::<W>::CONTINUE == 0 {
                 self.word >>= W;
                 self.cached -= W;
                 return Ok(piece);
+            }
+            let second = (self.word >> W) & VbrChunks::<W>::CHUNK;
+            if second & VbrChunks::<W>::CONTINUE == 0 {
+                self.word >>= 2 * W;
+                self.cached -= 2 * W;
+                return Ok((piece & (VbrChunks::<W>::CONTINUE - 1)) | (second << (W - 1)));
             }
         }
         self.read_vbr_multi::<W>()
@@ -265,7 +277,7 @@ impl<'a> BitReader<'a> {
                 let field = self.word & ((1u64 << used) - 1);
                 self.word >>= used;
                 self.cached -= used;
-                return Ok(VbrChunks::<W>::pack_payloads(field));
+                return Ok(VbrChunks::<W>::pack_payloads(field, used));
             }
         }
         self.read_vbr_any(W)
