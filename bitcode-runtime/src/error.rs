@@ -143,6 +143,10 @@ pub enum ErrorKind {
         /// What is wrong with it.
         problem: crate::decode::FieldProblem,
     },
+    /// The stream is well formed, but breaks a rule of the format it holds, found by that
+    /// format's layer (for LLVM IR: a null constant of function type, a type id beyond the
+    /// type table), where the format's own reader rejects the file too.
+    Invalid(String),
     /// A native object file could not be read, or holds no embedded bitcode.
     Object(String),
     /// A writer was asked for something the format cannot express.
@@ -250,6 +254,7 @@ impl fmt::Display for ErrorKind {
                 "bitcode wrapper header says offset {offset} size {size}, outside the {len}-byte input"
             ),
             Self::Field { block, record, field, problem } => write!(f, "{block}/{record}: field {field}: {problem}"),
+            Self::Invalid(msg) => f.write_str(msg),
             Self::Object(msg) => write!(f, "native object: {msg}"),
             Self::Write(msg) => write!(f, "cannot write: {msg}"),
         }

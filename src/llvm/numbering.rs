@@ -24,11 +24,13 @@ mod codes {
     pub const MODULE_IFUNC: u32 = 18;
     pub const TYPE_NUMENTRY: u32 = 1;
     pub const TYPE_VOID: u32 = 2;
+    pub const TYPE_LABEL: u32 = 5;
     pub const TYPE_POINTER: u32 = 8;
     pub const TYPE_FUNCTION_OLD: u32 = 9;
     pub const TYPE_STRUCT_NAME: u32 = 19;
     pub const TYPE_FUNCTION: u32 = 21;
     pub const CST_SETTYPE: u32 = 1;
+    pub const CST_NULL: u32 = 2;
     pub const INST_INVOKE: u32 = 13;
     pub const INST_CALL: u32 = 34;
     pub const INST_CALLBR: u32 = 57;
@@ -82,6 +84,7 @@ const fn bit(code: u32) -> u64 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum TypeInfo {
     Void,
+    Label,
     Function { return_type: u32, params: u32 },
     Pointer { pointee: u32 },
     Other,
@@ -112,6 +115,9 @@ pub struct ValueNumbering {
     unresolved_calls: u64,
     /// The parameter count of the function the last call record called, when known.
     last_call_params: Option<u32>,
+    /// The type the last SETTYPE of the constants block being read chose (LLVM starts
+    /// each block with i32, which needs no check).
+    constant_type: Option<u64>,
 }
 
 impl ValueNumbering {
@@ -156,6 +162,7 @@ impl ValueNumbering {
                     .map_or(0, |(_, params)| params);
                 self.in_function = Some(self.module_values.wrapping_add(params));
             }
+            block_ids::CONSTANTS => self.constant_type = None,
             _ => {}
         }
     }
@@ -180,7 +187,8 @@ impl ValueNumbering {
         match block_id {
             block_ids::MODULE => self.module_record(record.code, ops),
             block_ids::TYPE => self.type_record(record.code, ops),
-            block_ids::CONSTANTS if record.code != codes::CST_SETTYPE => self.define_value(),
+            block_ids::CONSTANTS if record.code == codes::CST_SETTYPE => self.constant_type = ops.first().copied(),
+            block_ids::CONSTANTS => self.define_value(),
             block_ids::FUNCTION if self.defines_value(record.code, ops) => self.define_value(),
             _ => {}
         }
@@ -225,6 +233,7 @@ impl ValueNumbering {
         let info = match code {
             codes::TYPE_NUMENTRY | codes::TYPE_STRUCT_NAME => return,
             codes::TYPE_VOID => TypeInfo::Void,
+            codes::TYPE_LABEL => TypeInfo::Label,
             codes::TYPE_FUNCTION => match id(1) {
                 Some(return_type) => {
                     TypeInfo::Function { return_type, params: ops.len().saturating_sub(2) as u32 }
@@ -241,6 +250,28 @@ impl ValueNumbering {
             _ => TypeInfo::Other,
         };
         Arc::make_mut(&mut self.types).push(info);
+    }
+
+    /// Why LLVM's reader rejects the file at the constants record just given to
+    /// [`ValueNumbering::record`], when the numbering can tell: a SETTYPE naming a type
+    /// beyond the type table, or a null constant of void, label or function type.
+    pub fn constant_problem(&self, code: u32) -> Option<String> {
+        let ty = self.constant_type?;
+        let info = self.types.get(usize::try_from(ty).unwrap_or(usize::MAX));
+        match (code, info) {
+            (codes::CST_SETTYPE, None) => {
+                Some(format!("SETTYPE names type {ty}, the type table has {} types", self.types.len()))
+            }
+            (codes::CST_NULL, Some(kind @ (TypeInfo::Void | TypeInfo::Label | TypeInfo::Function { .. }))) => {
+                let kind = match kind {
+                    TypeInfo::Void => "void",
+                    TypeInfo::Label => "label",
+                    _ => "a function type",
+                };
+                Some(format!("invalid type for a constant null value: type {ty} is {kind}"))
+            }
+            _ => None,
+        }
     }
 
     /// The return type and parameter count of function type `id` (seen through a pointer).

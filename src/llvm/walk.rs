@@ -6,7 +6,7 @@
 //! walkers of their own, each reading one block with a copy of the numbering as it was
 //! when the block started ([`Walker::next_event_deferring`]).
 
-use bitcode_runtime::{Bitstream, BlockHeader, Cursor, Entry, Error, Record, Result};
+use bitcode_runtime::{Bitstream, BlockHeader, Cursor, Entry, Error, ErrorKind, Record, Result};
 
 use super::{LlvmContext, ValueNumbering};
 
@@ -55,6 +55,10 @@ pub struct Walker<'a> {
     handed_out: usize,
     /// The block just entered is to be handed out.
     pending: bool,
+    /// Why LLVM's reader rejects the file at the record just given (a null constant of
+    /// function type...), with the record's bit offset and code: the walk ends with this
+    /// error at the next call.
+    invalid: Option<(String, u64, u32)>,
 }
 
 /// Blocks whose records neither define values nor types, so that the rest of the module
@@ -104,6 +108,7 @@ impl<'a> Walker<'a> {
             parts: Vec::new(),
             handed_out: 0,
             pending: false,
+            invalid: None,
         }
     }
 
@@ -152,7 +157,14 @@ impl<'a> Walker<'a> {
     }
 
     /// The next block start, block end or record.
+    ///
+    /// A record that makes the module invalid where the bitstream is fine (see
+    /// [`ErrorKind::Invalid`]) is given as usual; the next call gives the error.
     pub fn next_event(&mut self) -> Result<Option<WalkerEvent<'_, 'a>>> {
+        if let Some((problem, bit_offset, code)) = self.invalid.take() {
+            let err = Error::new(ErrorKind::Invalid(problem), bit_offset).with_record_code(code);
+            return Err(self.cursor.with_block_path(err));
+        }
         self.hand_out_pending()?;
         if self.stop_depth.is_some_and(|depth| self.cursor.depth() < depth) {
             return Ok(None);
@@ -193,6 +205,11 @@ impl<'a> Walker<'a> {
                 self.context.absolute_ids = self.numbering.version() < 1;
                 self.context.value_number = self.numbering.next_value();
                 self.numbering.record(block, &record);
+                if block == super::block_ids::CONSTANTS {
+                    if let Some(problem) = self.numbering.constant_problem(record.code) {
+                        self.invalid = Some((problem, record.bit_offset, record.code));
+                    }
+                }
                 self.context.call_params = self.numbering.last_call_params();
                 WalkerEvent::Record { block, record, ctx: &mut self.context }
             }
