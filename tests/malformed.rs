@@ -668,13 +668,20 @@ fn patch_word(bytes: &mut [u8], at: u64, value: u32) {
     bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
 }
 
+/// A length word of 1000 words in a short stream, plain and behind a wrapper header: the
+/// error is at the length word, and where the block would end and where the stream ends are
+/// absolute offsets too.
 #[test]
 fn block_length_beyond_the_input() {
-    let (mut bytes, length, _, _) = nested_blocks();
-    patch_word(&mut bytes, length, 1000);
-    let input_bits = bytes.len() as u64 * 8;
-    let kind = ErrorKind::BlockBeyondInput { words: 1000, end_bit: length + 32 + 1000 * 32, input_bits };
-    check(&first_error(&bytes), kind, length, &[BLOCK]);
+    let (mut stream, length, _, _) = nested_blocks();
+    patch_word(&mut stream, length, 1000);
+    let header_bits = wrapped(&[], 0, 0).0.len() as u64 * 8;
+    for (file, stream_at) in [(stream.clone(), 0), (wrap(&stream, 7).unwrap(), header_bits)] {
+        let end_bit = stream_at + length + 32 + 1000 * 32;
+        let input_bits = stream_at + stream.len() as u64 * 8;
+        let kind = ErrorKind::BlockBeyondInput { words: 1000, end_bit, input_bits };
+        check(&first_error(&file), kind, stream_at + length, &[BLOCK]);
+    }
 }
 
 /// A length word one word short of, or one past, where the END_BLOCK leaves the block.
