@@ -291,6 +291,7 @@ impl<'a> Cursor<'a> {
 
     fn enter_block(&mut self, start: u64) -> Result<BlockHeader> {
         let r = &mut self.reader;
+        let base = self.base_bit;
         let read = (|| {
             let id_start = r.position();
             let id = r.read_vbr(8)?;
@@ -310,7 +311,9 @@ impl<'a> Cursor<'a> {
             let words = r.read(32)?;
             let end_bit = r.position() + words * 32;
             if end_bit > r.len_bits() {
-                let kind = ErrorKind::BlockBeyondInput { words, end_bit, input_bits: r.len_bits() };
+                // Absolute, like the error's own offset.
+                let (end_bit, input_bits) = (base + end_bit, base + r.len_bits());
+                let kind = ErrorKind::BlockBeyondInput { words, end_bit, input_bits };
                 return Err(Error::new(kind, length_start));
             }
             Ok((id, width as u32, words as u32, end_bit))

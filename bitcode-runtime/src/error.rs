@@ -79,9 +79,10 @@ pub enum ErrorKind {
     BlockBeyondInput {
         /// The block's length in 32-bit words.
         words: u64,
-        /// Where the block would end, in bits from the start of the stream.
+        /// Where the block would end (absolute bit offset).
         end_bit: u64,
-        /// The stream's length in bits.
+        /// Where the stream ends (absolute bit offset: the stream's length in bits when it
+        /// starts the input).
         input_bits: u64,
     },
     /// END_BLOCK is not where the block's declared length says it ends.
