@@ -923,3 +923,60 @@ fn llvm_record_with_too_few_operands() {
     check_in_record(&err, kind, at, &[ir::module_block::ID], 7);
     assert!(err.to_string().starts_with("MODULE_BLOCK/GLOBALVAR: field flags: missing"), "{err}");
 }
+
+/// A module whose bitstream and records are fine but which LLVM's reader rejects: a null
+/// constant whose type (set by SETTYPE) is `kind` (TYPE block code 2 void, 5 label, 21
+/// function), or a SETTYPE naming a type beyond the table. The walk (`check_stream`) stops
+/// with [`ErrorKind::Invalid`] at the offending record.
+fn invalid_constants_module(settype: u64) -> (Vec<u8>, u64, u32) {
+    use bitcode::llvm::block_ids::{CONSTANTS, MODULE, TYPE};
+    let mut w = StreamWriter::llvm_ir();
+    w.enter_block(MODULE, 3).unwrap();
+    w.unabbreviated_record(1, &[2]).unwrap(); // VERSION 2
+    w.enter_block(TYPE, 4).unwrap();
+    w.unabbreviated_record(1, &[4]).unwrap(); // NUMENTRY
+    w.unabbreviated_record(7, &[32]).unwrap(); // 0: i32
+    w.unabbreviated_record(2, &[]).unwrap(); // 1: void
+    w.unabbreviated_record(5, &[]).unwrap(); // 2: label
+    w.unabbreviated_record(21, &[0, 1]).unwrap(); // 3: void ()
+    w.end_block().unwrap();
+    w.enter_block(CONSTANTS, 4).unwrap();
+    w.unabbreviated_record(2, &[]).unwrap(); // null i32 (the type before any SETTYPE)
+    let settype_at = here(&mut w);
+    w.unabbreviated_record(1, &[settype]).unwrap();
+    let null_at = here(&mut w);
+    w.unabbreviated_record(2, &[]).unwrap();
+    w.end_block().unwrap();
+    w.end_block().unwrap();
+    let bytes = w.finish().unwrap();
+    if settype > 3 {
+        (bytes, settype_at, 1)
+    } else {
+        (bytes, null_at, 2)
+    }
+}
+
+#[test]
+fn llvm_null_constant_of_a_type_without_null_values() {
+    use bitcode::llvm::block_ids::{CONSTANTS, MODULE};
+    for (settype, what) in [(1, "void"), (2, "label"), (3, "a function type")] {
+        let (bytes, at, code) = invalid_constants_module(settype);
+        let stream = Bitstream::new(&bytes).unwrap();
+        let err = bitcode::llvm::check_stream(&stream).unwrap_err();
+        let message = format!("invalid type for a constant null value: type {settype} is {what}");
+        check_in_record(&err, ErrorKind::Invalid(message), at, &[MODULE, CONSTANTS], code);
+    }
+    // A null of a type that has one is fine.
+    let (bytes, _, _) = invalid_constants_module(0);
+    let report = bitcode::llvm::check_stream(&Bitstream::new(&bytes).unwrap()).unwrap();
+    assert_eq!((report.records, report.errors, report.unknown), (9, 0, 0), "{report:?}");
+}
+
+#[test]
+fn llvm_settype_beyond_the_type_table() {
+    use bitcode::llvm::block_ids::{CONSTANTS, MODULE};
+    let (bytes, at, code) = invalid_constants_module(4);
+    let err = bitcode::llvm::check_stream(&Bitstream::new(&bytes).unwrap()).unwrap_err();
+    let message = "SETTYPE names type 4, the type table has 4 types".to_string();
+    check_in_record(&err, ErrorKind::Invalid(message), at, &[MODULE, CONSTANTS], code);
+}

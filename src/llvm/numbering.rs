@@ -187,7 +187,9 @@ impl ValueNumbering {
         match block_id {
             block_ids::MODULE => self.module_record(record.code, ops),
             block_ids::TYPE => self.type_record(record.code, ops),
-            block_ids::CONSTANTS if record.code == codes::CST_SETTYPE => self.constant_type = ops.first().copied(),
+            block_ids::CONSTANTS if record.code == codes::CST_SETTYPE => {
+                self.constant_type = ops.first().copied()
+            }
             block_ids::CONSTANTS => self.define_value(),
             block_ids::FUNCTION if self.defines_value(record.code, ops) => self.define_value(),
             _ => {}
@@ -257,21 +259,19 @@ impl ValueNumbering {
     /// beyond the type table, or a null constant of void, label or function type.
     pub fn constant_problem(&self, code: u32) -> Option<String> {
         let ty = self.constant_type?;
-        let info = self.types.get(usize::try_from(ty).unwrap_or(usize::MAX));
-        match (code, info) {
-            (codes::CST_SETTYPE, None) => {
-                Some(format!("SETTYPE names type {ty}, the type table has {} types", self.types.len()))
-            }
-            (codes::CST_NULL, Some(kind @ (TypeInfo::Void | TypeInfo::Label | TypeInfo::Function { .. }))) => {
-                let kind = match kind {
-                    TypeInfo::Void => "void",
-                    TypeInfo::Label => "label",
-                    _ => "a function type",
-                };
-                Some(format!("invalid type for a constant null value: type {ty} is {kind}"))
-            }
-            _ => None,
-        }
+        let Some(info) = self.types.get(usize::try_from(ty).unwrap_or(usize::MAX)) else {
+            let types = self.types.len();
+            return (code == codes::CST_SETTYPE)
+                .then(|| format!("SETTYPE names type {ty}, the type table has {types} types"));
+        };
+        let kind = match info {
+            TypeInfo::Void => "void",
+            TypeInfo::Label => "label",
+            TypeInfo::Function { .. } => "a function type",
+            TypeInfo::Pointer { .. } | TypeInfo::Other => return None,
+        };
+        (code == codes::CST_NULL)
+            .then(|| format!("invalid type for a constant null value: type {ty} is {kind}"))
     }
 
     /// The return type and parameter count of function type `id` (seen through a pointer).
