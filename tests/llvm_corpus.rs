@@ -1,10 +1,16 @@
-//! The LLVM IR schema over every bitcode file of ../shared/corpus (LLVM 13 to 22):
-//! `bcdump --check` decodes every record typed, with no unknown record and no error, and
-//! visits exactly the records of the file's trace; and for every .bc with its .ll beside
-//! it, `bcdump --symbols` equals `../shared/oracle/ll-symbols FILE.ll`, line for line.
+//! The LLVM IR schema over every bitcode file of ../shared/corpus (clang 13 to 19, rustc's
+//! LLVM 22) and ../shared/corpus-old (LLVM's own compatibility fixtures written by LLVM 3.2
+//! to 21, clang and llvm-as 8 to 21, rustc 1.37): `bcdump --check` decodes every record
+//! typed, with no unknown record and no error, and visits exactly the records of the file's
+//! trace; the two fixtures LLVM keeps as invalid fail with a clean error giving LLVM's reason;
+//! and for every .bc with its .ll beside it, `bcdump --symbols` equals
+//! `../shared/oracle/ll-symbols FILE.ll`, line for line. Each test's summary counts the files
+//! per LLVM version (from the folders' MANIFEST.tsv), and every failure names its version,
+//! so that a regression shows by version.
 
 mod common;
 
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -12,10 +18,110 @@ use common::*;
 
 const TEST: &str = "llvm_corpus";
 
-fn bitcode_files(shared: &Path) -> Vec<PathBuf> {
-    let mut files = bitstream_files(&shared.join("corpus"));
-    files.retain(|f| f.extension().is_some_and(|e| e == "bc"));
-    files
+/// The fixtures LLVM keeps as invalid, with what our error must say (LLVM 14's reader says
+/// "Malformed block" and "Invalid type for a constant null value").
+const INVALID: &[(&str, &str)] = &[
+    ("llvmtest__null-type.bc", "block abbreviation id width 0 is not between 1 and 64"),
+    ("llvmtest__invalid-type-for-null-constant.bc", "invalid type for a constant null value"),
+];
+
+/// .bc/.ll pairs whose two halves disagree on names: rustc 1.37 named its anonymous globals
+/// `anon.<hash>.N` in the bitcode but left them unnamed in the separately emitted .ll.
+const SYMBOLS_EXCEPTED: &[&str] = &["rustc137__rust__O0.bc", "rustc137__rust__O0_g.bc"];
+
+/// A .bc file of either corpus and the LLVM version that wrote it.
+struct CorpusFile {
+    path: PathBuf,
+    version: Version,
+}
+
+impl CorpusFile {
+    fn name(&self) -> &str {
+        self.path.file_name().and_then(|n| n.to_str()).unwrap_or("")
+    }
+}
+
+/// An LLVM release as the summaries group them: major and minor for 3.x, major after.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Version {
+    Release(u32, u32),
+    /// Apple's LLVM, named by its own numbering.
+    Apple,
+    /// No version in the file (before LLVM 3.8's IDENTIFICATION block) nor in its name.
+    Unknown,
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Version::Release(3, minor) => write!(f, "3.{minor}"),
+            Version::Release(major, _) => write!(f, "{major}"),
+            Version::Apple => f.write_str("apple"),
+            Version::Unknown => f.write_str("unknown"),
+        }
+    }
+}
+
+/// The version in a MANIFEST.tsv producer column: the first "LLVM" followed by a version
+/// ("LLVM 14.0.6", "LLVM-22.1.2", "LLVM10.0.0svn", "LLVM 3.2 (named in the file name)").
+fn llvm_version(producer: &str) -> Version {
+    for (at, _) in producer.match_indices("LLVM") {
+        let rest = producer[at + 4..].trim_start_matches([' ', '-']);
+        let mut numbers = rest.split(|c: char| !c.is_ascii_digit());
+        let major = numbers.next().and_then(|n| n.parse::<u32>().ok());
+        if let Some(major) = major {
+            let minor = if major == 3 { numbers.next().and_then(|n| n.parse().ok()).unwrap_or(0) } else { 0 };
+            return Version::Release(major, minor);
+        }
+    }
+    if producer.contains("APPLE") {
+        Version::Apple
+    } else {
+        Version::Unknown
+    }
+}
+
+/// Every .bc file of both corpora, with its version from its folder's MANIFEST.tsv.
+fn corpus_files(shared: &Path) -> Vec<CorpusFile> {
+    let mut producers: HashMap<PathBuf, String> = HashMap::new();
+    for dir in corpus_dirs(shared) {
+        let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap_or_default();
+        for line in manifest.lines().skip(1) {
+            let mut columns = line.split('\t');
+            if let (Some(file), Some(producer)) = (columns.next(), columns.next()) {
+                producers.insert(dir.join(file), producer.to_string());
+            }
+        }
+    }
+    corpus_bc_files(shared)
+        .into_iter()
+        .map(|path| {
+            let version = producers.get(&path).map_or(Version::Unknown, |p| llvm_version(p));
+            CorpusFile { path, version }
+        })
+        .collect()
+}
+
+/// "3.2: 32, 3.3: 4, ..., 22: 23" over the files that passed, with "(N failing)" where some
+/// did not.
+fn per_version(files: &[&CorpusFile], passed: &[bool]) -> String {
+    let mut counts: BTreeMap<&Version, (usize, usize)> = BTreeMap::new();
+    for (file, &ok) in files.iter().zip(passed) {
+        let entry = counts.entry(&file.version).or_default();
+        if ok {
+            entry.0 += 1;
+        } else {
+            entry.1 += 1;
+        }
+    }
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(v, (ok, failing))| match failing {
+            0 => format!("{v}: {ok}"),
+            _ => format!("{v}: {ok} ({failing} failing)"),
+        })
+        .collect();
+    parts.join(", ")
 }
 
 /// The .ll beside `bc` (plain or xz-compressed), as text.
@@ -33,45 +139,75 @@ fn companion_ll(bc: &Path) -> Option<String> {
     None
 }
 
+/// `bcdump --check` on a valid file: every record typed, none unknown, no error, and as
+/// many records as its trace lists.
+fn check_valid(file: &Path) -> Result<CheckCounts, String> {
+    let out = Command::new(bcdump()).arg("--check").arg(file).output().map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let counts = parse_check(text.trim())
+        .ok_or_else(|| format!("no counts ({})", String::from_utf8_lossy(&out.stderr).trim()))?;
+    if counts.unknown != 0 || counts.errors != 0 || !out.status.success() {
+        let errors = String::from_utf8_lossy(&out.stderr);
+        return Err(format!("{} {}", text.trim(), errors.lines().take(3).collect::<Vec<_>>().join(" | ")));
+    }
+    // the trace lists every record once
+    let trace = run(Command::new(bcdump()).arg("--trace").arg(file))?;
+    let traced = trace.split(|&b| b == b'\n').filter(|l| l.starts_with(b"{\"record\"")).count() as u64;
+    if traced != counts.records || counts.typed != counts.records {
+        return Err(format!("{traced} records in the trace, check says {}", text.trim()));
+    }
+    Ok(counts)
+}
+
+/// `bcdump --check` on an invalid fixture: a failure (not a crash) whose one error line
+/// gives `reason` and the bit offset.
+fn check_invalid(file: &Path, reason: &str) -> Result<CheckCounts, String> {
+    let out = Command::new(bcdump()).arg("--check").arg(file).output().map_err(|e| e.to_string())?;
+    let errors = String::from_utf8_lossy(&out.stderr);
+    let clean = out.status.code() == Some(1)
+        && errors.lines().any(|l| l.starts_with("error: ") && l.contains(reason) && l.contains("(at bit "))
+        && !errors.contains("panicked");
+    if clean {
+        Ok(CheckCounts::default())
+    } else {
+        Err(format!("expected a clean error saying {reason:?}, got {}: {}", out.status, errors.trim()))
+    }
+}
+
 #[test]
 fn every_record_of_every_corpus_file_decodes_typed() {
     let Some(shared) = require_shared(TEST) else { return };
-    let files = bitcode_files(&shared);
-    assert!(files.len() > 100, "expected the corpus, found {} .bc files", files.len());
-    let results = parallel_map(&files, |f| -> Result<CheckCounts, String> {
-        let name = f.display();
-        let out = Command::new(bcdump()).arg("--check").arg(f).output().map_err(|e| e.to_string())?;
-        let text = String::from_utf8_lossy(&out.stdout);
-        let counts = parse_check(text.trim())
-            .ok_or_else(|| format!("{name}: no counts ({})", String::from_utf8_lossy(&out.stderr).trim()))?;
-        if counts.unknown != 0 || counts.errors != 0 || !out.status.success() {
-            let errors = String::from_utf8_lossy(&out.stderr);
-            return Err(format!(
-                "{name}: {} {}",
-                text.trim(),
-                errors.lines().take(3).collect::<Vec<_>>().join(" | ")
-            ));
-        }
-        // the trace lists every record once
-        let trace = run(Command::new(bcdump()).arg("--trace").arg(f))?;
-        let traced = trace.split(|&b| b == b'\n').filter(|l| l.starts_with(b"{\"record\"")).count() as u64;
-        if traced != counts.records || counts.typed != counts.records {
-            return Err(format!("{name}: {} records in the trace, check says {}", traced, text.trim()));
-        }
-        Ok(counts)
+    let files = corpus_files(&shared);
+    assert!(files.len() > 400, "expected both corpora, found {} .bc files", files.len());
+    for (name, _) in INVALID {
+        assert!(files.iter().any(|f| f.name() == *name), "{name} is missing from corpus-old");
+    }
+    let results = parallel_map(&files, |f| match INVALID.iter().find(|(name, _)| f.name() == *name) {
+        Some((_, reason)) => check_invalid(&f.path, reason),
+        None => check_valid(&f.path),
     });
     let mut failures = Vec::new();
     let (mut records, mut warnings) = (0, 0);
-    for r in results {
-        match r {
+    for (file, result) in files.iter().zip(&results) {
+        match result {
             Ok(c) => {
                 records += c.records;
                 warnings += c.warnings;
             }
-            Err(e) => failures.push(e),
+            Err(e) => failures.push(format!("[LLVM {}] {}: {e}", file.version, file.path.display())),
         }
     }
-    eprintln!("{} files, {records} records decoded typed, {warnings} warnings", files.len());
+    let passed: Vec<bool> = results.iter().map(Result::is_ok).collect();
+    let all: Vec<&CorpusFile> = files.iter().collect();
+    eprintln!(
+        "{} files ({} invalid on purpose), {records} records decoded typed, {warnings} warnings; \
+         per LLVM version: {}",
+        files.len(),
+        INVALID.len(),
+        per_version(&all, &passed)
+    );
+    let versions: std::collections::BTreeSet<&Version> = files.iter().map(|f| &f.version).collect();
+    assert!(versions.len() >= 20, "expected files of 20+ LLVM versions, found {versions:?}");
     assert!(failures.is_empty(), "{} files fail:\n{}", failures.len(), failures.join("\n"));
 }
 
@@ -79,29 +215,113 @@ fn every_record_of_every_corpus_file_decodes_typed() {
 fn symbols_equal_the_ll_symbols_of_the_same_compilation() {
     let Some(shared) = require_shared(TEST) else { return };
     let oracle = shared.join("oracle/ll-symbols");
-    let pairs: Vec<(PathBuf, String)> =
-        bitcode_files(&shared).into_iter().filter_map(|bc| companion_ll(&bc).map(|ll| (bc, ll))).collect();
-    assert!(pairs.len() > 100, "expected the corpus's .bc/.ll pairs, found {}", pairs.len());
+    let files = corpus_files(&shared);
+    let mut pairs: Vec<(&CorpusFile, String)> = Vec::new();
+    for file in &files {
+        if SYMBOLS_EXCEPTED.contains(&file.name()) {
+            continue;
+        }
+        if let Some(ll) = companion_ll(&file.path) {
+            pairs.push((file, ll));
+        }
+    }
+    assert!(pairs.len() > 250, "expected the .bc/.ll pairs of both corpora, found {}", pairs.len());
     let scratch = tempfile::tempdir().unwrap();
-    let indexed: Vec<(usize, &(PathBuf, String))> = pairs.iter().enumerate().collect();
-    let results = parallel_map(&indexed, |(i, (bc, ll))| -> Result<usize, String> {
+    let indexed: Vec<(usize, &(&CorpusFile, String))> = pairs.iter().enumerate().collect();
+    let results = parallel_map(&indexed, |(i, (file, ll))| -> Result<usize, String> {
         let ll_path = scratch.path().join(format!("{i}.ll"));
         std::fs::write(&ll_path, ll).map_err(|e| e.to_string())?;
         let theirs = run(Command::new(&oracle).arg(&ll_path))?;
-        let ours = run(Command::new(bcdump()).arg("--symbols").arg(bc))?;
+        let ours = run(Command::new(bcdump()).arg("--symbols").arg(&file.path))?;
         let (theirs, ours) = (String::from_utf8_lossy(&theirs), String::from_utf8_lossy(&ours));
-        compare_lines(&theirs, &ours).map_err(|e| format!("{}: {e}", bc.display()))?;
+        compare_lines(&theirs, &ours)
+            .map_err(|e| format!("[LLVM {}] {}: {e}", file.version, file.path.display()))?;
         Ok(theirs.lines().count())
     });
     let mut failures = Vec::new();
     let mut symbols = 0;
-    for r in results {
+    for r in &results {
         match r {
             Ok(n) => symbols += n,
-            Err(e) => failures.push(e),
+            Err(e) => failures.push(e.clone()),
         }
     }
-    eprintln!("{} .bc/.ll pairs, {symbols} global values agree", pairs.len());
+    let passed: Vec<bool> = results.iter().map(Result::is_ok).collect();
+    let paired: Vec<&CorpusFile> = pairs.iter().map(|(f, _)| *f).collect();
+    eprintln!(
+        "{} .bc/.ll pairs, {symbols} global values agree; per LLVM version: {}",
+        pairs.len(),
+        per_version(&paired, &passed)
+    );
+    assert!(failures.is_empty(), "{} files differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Fixtures whose functions LLVM's reader renames beyond intrinsics: the ObjC ARC upgrade
+/// turns `objc_*` runtime calls and `clang.arc.use` into `llvm.objc.*` intrinsics.
+const ARC_UPGRADED: &[&str] = &[
+    "llvmtest__upgrade-arc-runtime-calls.bc",
+    "llvmtest__upgrade-arc-runtime-calls-new.bc",
+    "llvmtest__upgrade-clang-arc-use.bc",
+    "llvmtest__upgrade-mrr-runtime-calls.bc",
+];
+
+/// The lines of an ll-symbols listing that are not intrinsics (`llvm.*`), whose names
+/// LLVM's reader upgrades (`llvm.frameaddress` to `llvm.frameaddress.p0i8`...) while the
+/// file keeps the old name.
+fn without_intrinsics(listing: &[u8]) -> String {
+    let text = String::from_utf8_lossy(listing);
+    text.lines().filter(|l| !l.contains("\"name\":\"llvm.")).map(|l| format!("{l}\n")).collect()
+}
+
+/// LLVM's own fixtures have no .ll: for those LLVM 14 reads (written by LLVM 3.2 to 14:
+/// names in the module value symbol table with and without VSTOFFSET and FNENTRY, or in
+/// the strtab), `bcdump --symbols` equals ll-symbols of `llvm-dis-14`'s text, intrinsics
+/// aside (LLVM upgrades their names as it reads).
+#[test]
+fn symbols_of_llvm_fixtures_equal_llvm_dis_14() {
+    let Some(shared) = require_shared(TEST) else { return };
+    let Some(llvm_dis) = require_tool(TEST, "llvm-dis-14") else { return };
+    let oracle = shared.join("oracle/ll-symbols");
+    let files = corpus_files(&shared);
+    let fixtures: Vec<&CorpusFile> = files
+        .iter()
+        .filter(|f| f.name().starts_with("llvmtest__") && !ARC_UPGRADED.contains(&f.name()))
+        .filter(|f| !INVALID.iter().any(|(name, _)| f.name() == *name))
+        .collect();
+    let scratch = tempfile::tempdir().unwrap();
+    // None: a file LLVM 14 cannot read (written by a later LLVM).
+    let results = parallel_map(&fixtures, |file| -> Result<Option<usize>, String> {
+        let ll_path = scratch.path().join(file.name()).with_extension("ll");
+        let dis = Command::new(&llvm_dis).arg("-o").arg(&ll_path).arg(&file.path).output();
+        if !dis.is_ok_and(|out| out.status.success()) {
+            return Ok(None);
+        }
+        let theirs = without_intrinsics(&run(Command::new(&oracle).arg(&ll_path))?);
+        let ours = without_intrinsics(&run(Command::new(bcdump()).arg("--symbols").arg(&file.path))?);
+        compare_lines(&theirs, &ours)
+            .map_err(|e| format!("[LLVM {}] {}: {e}", file.version, file.path.display()))?;
+        Ok(Some(theirs.lines().count()))
+    });
+    let mut failures = Vec::new();
+    let (mut compared, mut symbols) = (Vec::new(), 0);
+    for (file, result) in fixtures.iter().zip(&results) {
+        match result {
+            Ok(Some(n)) => {
+                compared.push(*file);
+                symbols += n;
+            }
+            Ok(None) => {}
+            Err(e) => failures.push(e.clone()),
+        }
+    }
+    let passed = vec![true; compared.len()];
+    eprintln!(
+        "{} of {} LLVM fixtures read by llvm-dis-14, {symbols} global values agree; per LLVM version: {}",
+        compared.len(),
+        fixtures.len(),
+        per_version(&compared, &passed)
+    );
+    assert!(compared.len() > 60, "expected most fixtures to be compared, got {}", compared.len());
     assert!(failures.is_empty(), "{} files differ:\n{}", failures.len(), failures.join("\n"));
 }
 
