@@ -1,6 +1,11 @@
 //! Typed, schema-driven decoders for LLVM bitcode and other LLVM bitstream formats.
 //!
 //! This facade re-exports the runtime reader ([`bitcode_runtime`]) and the `schema!` macro.
+// Input-driven code has no panic paths (the runtime denies the same).
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)
+)]
 
 pub mod llvm;
 
@@ -8,7 +13,7 @@ pub use bitcode_derive::schema;
 pub use bitcode_runtime as runtime;
 pub use bitcode_runtime::{
     Abbrev, AbbrevOp, AbbrevProblem, BitReader, Bitstream, BlockHeader, BlockInfoStore, Cursor, Entry, Error,
-    ErrorKind, Input, Magic, Record, Result, ScalarEncoding, WrapperHeader,
+    ErrorKind, Input, Limits, Magic, Record, Result, ScalarEncoding, WrapperHeader,
 };
 
 /// The README's examples, compiled and run as doctests.

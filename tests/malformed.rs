@@ -34,7 +34,9 @@ use bitcode::runtime::decode::{encode_signed, BasicContext, FieldProblem};
 use bitcode::runtime::writer::{wrap, BitWriter, StreamWriter};
 use bitcode::AbbrevOp::{self, Array, Blob, Literal, Scalar};
 use bitcode::ScalarEncoding::{Char6, Fixed, Vbr};
-use bitcode::{Abbrev, AbbrevProblem, Bitstream, Cursor, Entry, Error, ErrorKind, Input, Magic, Record};
+use bitcode::{
+    Abbrev, AbbrevProblem, Bitstream, Cursor, Entry, Error, ErrorKind, Input, Limits, Magic, Record,
+};
 
 mod every_kind {
     bitcode::schema!("tests/schemas/every_kind.toml");
@@ -709,6 +711,105 @@ fn blocks_deeper_than_the_cursor_allows() {
     let bytes = unfinished(&mut w);
     let err = first_error_with(&bytes, |cursor| cursor.set_max_depth(2));
     check(&err, ErrorKind::TooDeep { limit: 2 }, at, &[BLOCK, INNER]);
+}
+
+// ---- Limits ----
+
+/// [`first_error`] with `limits` set on every stream (as a user sets them).
+fn first_error_within(bytes: &[u8], limits: Limits) -> Error {
+    first_error_with(bytes, |cursor| cursor.set_limits(limits))
+}
+
+fn limit(what: &'static str, count: u64, limit: u64) -> ErrorKind {
+    ErrorKind::LimitExceeded { what, count, limit }
+}
+
+#[test]
+fn more_records_than_the_limit() {
+    let mut w = in_block();
+    w.unabbreviated_record(1, &[]).unwrap();
+    w.unabbreviated_record(1, &[]).unwrap();
+    let at = here(&mut w);
+    w.unabbreviated_record(1, &[]).unwrap();
+    let bytes = unfinished(&mut w);
+    let err = first_error_within(&bytes, Limits { max_records: 2, ..Limits::default() });
+    check(&err, limit("records", 3, 2), at, &[BLOCK]);
+}
+
+#[test]
+fn more_record_operands_than_the_limit() {
+    let limits = Limits { max_record_operands: 3, ..Limits::default() };
+    // Unabbreviated: the operand count is refused before any operand is read.
+    let mut w = in_block();
+    start_unabbreviated_record(&mut w, 1);
+    let at = here(&mut w);
+    for value in [4, 0, 0, 0, 0] {
+        w.bits().write_vbr(value, 6).unwrap();
+    }
+    let bytes = unfinished(&mut w);
+    check_in_record(&first_error_within(&bytes, limits), limit("record operands", 4, 3), at, &[BLOCK], 1);
+    // Abbreviated: two scalars, then an array of two elements makes four.
+    let mut w = in_block();
+    start_abbreviated_record(&mut w, vec![Literal(1), Scalar(Fixed(8)), Scalar(Fixed(8)), Array(Fixed(8))]);
+    w.bits().write(0, 8);
+    w.bits().write(0, 8);
+    let at = here(&mut w);
+    w.bits().write_vbr(2, 6).unwrap();
+    w.bits().write(0, 16);
+    let bytes = unfinished(&mut w);
+    check_in_record(&first_error_within(&bytes, limits), limit("record operands", 4, 3), at, &[BLOCK], 1);
+}
+
+#[test]
+fn a_blob_larger_than_the_limit() {
+    let mut w = in_block();
+    let id = w.define_abbrev(Abbrev::new(vec![Literal(1), Blob]).unwrap()).unwrap();
+    let at = here(&mut w) + u64::from(WIDTH);
+    w.abbreviated_record(id, 1, &[], Some(b"seventeen bytes!!")).unwrap();
+    let bytes = unfinished(&mut w);
+    let err = first_error_within(&bytes, Limits { max_blob_bytes: 16, ..Limits::default() });
+    check_in_record(&err, limit("blob bytes", 17, 16), at, &[BLOCK], 1);
+}
+
+/// The count includes the abbreviations BLOCKINFO gives the block.
+#[test]
+fn more_abbreviations_in_a_block_than_the_limit() {
+    let mut w = in_blockinfo();
+    w.set_bid(BLOCK).unwrap();
+    w.define_abbrev(Abbrev::new(vec![Literal(1)]).unwrap()).unwrap();
+    w.end_block().unwrap();
+    w.enter_block(BLOCK, WIDTH).unwrap();
+    w.define_abbrev(Abbrev::new(vec![Literal(2)]).unwrap()).unwrap();
+    let at = here(&mut w);
+    w.define_abbrev(Abbrev::new(vec![Literal(3)]).unwrap()).unwrap();
+    let bytes = unfinished(&mut w);
+    let err = first_error_within(&bytes, Limits { max_abbrevs_per_block: 2, ..Limits::default() });
+    check(&err, limit("abbreviations in one block", 3, 2), at, &[BLOCK]);
+    // Inside BLOCKINFO, per block id.
+    let mut w = in_blockinfo();
+    w.set_bid(BLOCK).unwrap();
+    w.define_abbrev(Abbrev::new(vec![Literal(1)]).unwrap()).unwrap();
+    let at = here(&mut w);
+    w.define_abbrev(Abbrev::new(vec![Literal(2)]).unwrap()).unwrap();
+    let bytes = unfinished(&mut w);
+    let err = first_error_within(&bytes, Limits { max_abbrevs_per_block: 1, ..Limits::default() });
+    check(&err, limit("abbreviations in one block", 2, 1), at, &[0]);
+}
+
+/// Limits set on a stream reach every reader of it: here the LLVM walk of `check_stream`.
+#[test]
+fn stream_limits_reach_the_llvm_walk() {
+    let (bytes, _, _) = invalid_constants_module(0);
+    let stream = Bitstream::new(&bytes).unwrap();
+    assert!(bitcode::llvm::check_stream(&stream).is_ok());
+    let limited = stream.with_limits(Limits { max_depth: 1, ..Limits::default() });
+    let err = bitcode::llvm::check_stream(&limited).unwrap_err();
+    assert_eq!(err.kind(), &ErrorKind::TooDeep { limit: 1 }, "{err}");
+    assert_eq!(err.block_path(), [bitcode::llvm::block_ids::MODULE], "{err}");
+    // The default limits let every corpus file through (tests/llvm_corpus.rs); they are
+    // far above what LLVM's writers make.
+    let defaults = Limits::default();
+    assert!(defaults.max_depth >= 16 && defaults.max_abbrevs_per_block >= 1024, "{defaults:?}");
 }
 
 // ---- BLOCKINFO ----

@@ -119,6 +119,11 @@ impl BlockInfoBuilder {
         self.current().map(|e| e.abbrevs.push(abbrev)).is_some()
     }
 
+    /// How many abbreviations the block id of the last SETBID has so far.
+    pub(crate) fn current_abbrev_count(&mut self) -> usize {
+        self.current().map_or(0, |e| e.abbrevs.len())
+    }
+
     pub(crate) fn set_block_name(&mut self, name: String) -> bool {
         self.current().map(|e| e.name = Some(name)).is_some()
     }

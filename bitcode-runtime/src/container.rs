@@ -4,6 +4,7 @@ use std::fmt;
 
 use crate::cursor::Cursor;
 use crate::error::{Error, ErrorKind, Result};
+use crate::limits::Limits;
 
 /// The magic number of the bitcode wrapper header (stored little-endian).
 pub const WRAPPER_MAGIC: u32 = 0x0B17_C0DE;
@@ -85,6 +86,7 @@ pub struct Bitstream<'a> {
     file_offset: u64,
     magic: Magic,
     wrapper: Option<WrapperHeader>,
+    limits: Limits,
 }
 
 fn le32(bytes: &[u8], at: usize) -> Option<u32> {
@@ -127,7 +129,13 @@ impl<'a> Bitstream<'a> {
             let kind = ErrorKind::Truncated { needed: 32, left: data.len() as u64 * 8 };
             return Err(Error::new(kind, file_offset * 8));
         };
-        Ok(Bitstream { data, file_offset, magic: Magic::from_bytes(*magic), wrapper: None })
+        Ok(Bitstream {
+            data,
+            file_offset,
+            magic: Magic::from_bytes(*magic),
+            wrapper: None,
+            limits: Limits::default(),
+        })
     }
 
     /// Fails with [`ErrorKind::BadMagic`] unless the stream carries `expected`.
@@ -161,9 +169,23 @@ impl<'a> Bitstream<'a> {
         self.file_offset
     }
 
-    /// A cursor at the first entry after the magic.
+    /// The stream with `limits` for every cursor made from it (and so for every reader
+    /// built on those, typed decoders and LLVM walks included).
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits its cursors get ([`Limits::default`] unless set).
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// A cursor at the first entry after the magic, with the stream's limits.
     pub fn cursor(&self) -> Cursor<'a> {
-        Cursor::new(self.data, 32, self.file_offset * 8)
+        let mut cursor = Cursor::new(self.data, 32, self.file_offset * 8);
+        cursor.set_limits(self.limits);
+        cursor
     }
 }
 

@@ -7,6 +7,8 @@ use crate::abbrev::{Abbrev, AbbrevOp, ScalarEncoding};
 use crate::bits::BitReader;
 use crate::blockinfo::{codes as blockinfo_codes, name_from_ops, BlockInfoBuilder, BlockInfoStore};
 use crate::error::{Error, ErrorKind, Result};
+use crate::limits::Limits;
+pub use crate::limits::DEFAULT_MAX_DEPTH;
 
 /// The fixed abbreviation ids every block has.
 pub mod abbrev_ids {
@@ -27,9 +29,6 @@ pub const BLOCKINFO_BLOCK_ID: u32 = 0;
 
 /// The abbreviation id width at the top level of every stream.
 pub const TOP_LEVEL_ABBREV_WIDTH: u32 = 2;
-
-/// How deep blocks may nest unless the caller says otherwise.
-pub const DEFAULT_MAX_DEPTH: usize = 128;
 
 /// A block the cursor has just entered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,7 +139,9 @@ pub struct Cursor<'a> {
     blockinfo_builder: Option<BlockInfoBuilder>,
     ops: Vec<u64>,
     entry_start: u64,
-    max_depth: usize,
+    limits: Limits,
+    /// Records read so far (for [`Limits::max_records`]).
+    records: u64,
 }
 
 impl<'a> Cursor<'a> {
@@ -160,13 +161,25 @@ impl<'a> Cursor<'a> {
             blockinfo_builder: None,
             ops: Vec::new(),
             entry_start: start_bit,
-            max_depth: DEFAULT_MAX_DEPTH,
+            limits: Limits::default(),
+            records: 0,
         }
     }
 
     /// Sets how deep blocks may nest before the cursor reports [`ErrorKind::TooDeep`].
     pub fn set_max_depth(&mut self, depth: usize) {
-        self.max_depth = depth;
+        self.limits.max_depth = depth;
+    }
+
+    /// Sets all the cursor's limits (see [`Limits`]; [`crate::Bitstream::with_limits`] sets
+    /// them for every cursor of a stream).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// The cursor's limits.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// The absolute bit offset of the next entry.
@@ -221,6 +234,11 @@ impl<'a> Cursor<'a> {
         self.locate(Error::new(kind, relative_bit))
     }
 
+    #[cold]
+    fn limit_exceeded(&self, what: &'static str, count: u64, limit: u64, relative_bit: u64) -> Error {
+        self.error_at(ErrorKind::LimitExceeded { what, count, limit }, relative_bit)
+    }
+
     /// The next entry, or `None` at the end of the stream. DEFINE_ABBREV records are
     /// applied, not returned; BLOCKINFO records are applied and returned.
     pub fn next_entry(&mut self) -> Result<Option<Entry<'_, 'a>>> {
@@ -243,6 +261,15 @@ impl<'a> Cursor<'a> {
                         Ok(r) => r,
                         Err(e) => return Err(self.locate(e)),
                     };
+                    self.records += 1;
+                    if self.records > self.limits.max_records {
+                        return Err(self.limit_exceeded(
+                            "records",
+                            self.records,
+                            self.limits.max_records,
+                            start,
+                        ));
+                    }
                     if self.blockinfo_builder.is_some() {
                         self.apply_blockinfo_record(code, start)?;
                     }
@@ -279,14 +306,14 @@ impl<'a> Cursor<'a> {
     fn read_record_body(&mut self, abbrev_id: u64, start: u64) -> Result<(u32, Option<&'a [u8]>)> {
         self.ops.clear();
         if abbrev_id == abbrev_ids::UNABBREV_RECORD as u64 {
-            return read_unabbreviated(&mut self.reader, &mut self.ops);
+            return read_unabbreviated(&mut self.reader, &mut self.ops, &self.limits);
         }
         let scope = self.scopes.last();
         let Some(abbrev) = scope.and_then(|s| s.abbrev(abbrev_id)) else {
             let defined = scope.map_or(0, Scope::abbrev_count);
             return Err(Error::new(ErrorKind::UndefinedAbbrev { id: abbrev_id, defined }, start));
         };
-        read_abbreviated(&mut self.reader, abbrev, &mut self.ops)
+        read_abbreviated(&mut self.reader, abbrev, &mut self.ops, &self.limits)
     }
 
     fn enter_block(&mut self, start: u64) -> Result<BlockHeader> {
@@ -322,8 +349,8 @@ impl<'a> Cursor<'a> {
         if self.blockinfo_builder.is_some() {
             return Err(self.error_at(ErrorKind::BlockInsideBlockInfo { block_id: id }, start));
         }
-        if self.scopes.len() >= self.max_depth {
-            return Err(self.error_at(ErrorKind::TooDeep { limit: self.max_depth }, start));
+        if self.scopes.len() >= self.limits.max_depth {
+            return Err(self.error_at(ErrorKind::TooDeep { limit: self.limits.max_depth }, start));
         }
         if id == BLOCKINFO_BLOCK_ID {
             self.blockinfo_builder = Some(BlockInfoBuilder::default());
@@ -356,6 +383,19 @@ impl<'a> Cursor<'a> {
 
     fn define_abbrev(&mut self, start: u64) -> Result<()> {
         let abbrev = Abbrev::read_definition(&mut self.reader).map_err(|e| self.locate(e))?;
+        let max = self.limits.max_abbrevs_per_block;
+        let count = match self.blockinfo_builder.as_mut() {
+            Some(builder) => builder.current_abbrev_count(),
+            None => self.scopes.last().map_or(0, Scope::abbrev_count),
+        };
+        if count >= max {
+            return Err(self.limit_exceeded(
+                "abbreviations in one block",
+                count as u64 + 1,
+                max as u64,
+                start,
+            ));
+        }
         if let Some(builder) = self.blockinfo_builder.as_mut() {
             if !builder.add_abbrev(abbrev) {
                 return Err(self.error_at(ErrorKind::BlockInfoWithoutSetBid { code: None }, start));
@@ -421,19 +461,24 @@ impl<'a> Cursor<'a> {
 
 /// Reads an UNABBREV_RECORD body: VBR6 code, VBR6 count, that many VBR6 operands.
 #[inline]
-fn read_unabbreviated<'a>(r: &mut BitReader<'a>, ops: &mut Vec<u64>) -> Result<(u32, Option<&'a [u8]>)> {
+fn read_unabbreviated<'a>(
+    r: &mut BitReader<'a>,
+    ops: &mut Vec<u64>,
+    limits: &Limits,
+) -> Result<(u32, Option<&'a [u8]>)> {
     let code = read_code(r, |r| r.read_vbr(6))?;
-    match read_unabbreviated_ops(r, ops) {
+    match read_unabbreviated_ops(r, ops, limits) {
         Ok(()) => Ok((code, None)),
         Err(e) => Err(e.with_record_code(code)),
     }
 }
 
 #[inline]
-fn read_unabbreviated_ops(r: &mut BitReader<'_>, ops: &mut Vec<u64>) -> Result<()> {
+fn read_unabbreviated_ops(r: &mut BitReader<'_>, ops: &mut Vec<u64>, limits: &Limits) -> Result<()> {
     let count_start = r.position();
     let count = r.read_vbr(6)?;
-    check_count(r, "record operands", count, 6, count_start)?;
+    let claimed = Count { what: "record operands", count, min_bits: 6, already: 0 };
+    check_count(r, claimed, count_start, max_operands(limits, 0))?;
     ops.reserve(count as usize);
     for _ in 0..count {
         ops.push(r.read_vbr(6)?);
@@ -447,6 +492,7 @@ fn read_abbreviated<'a>(
     r: &mut BitReader<'a>,
     abbrev: &Abbrev,
     ops: &mut Vec<u64>,
+    limits: &Limits,
 ) -> Result<(u32, Option<&'a [u8]>)> {
     let (first, rest) = match abbrev.ops().split_first() {
         Some(split) => split,
@@ -462,7 +508,7 @@ fn read_abbreviated<'a>(
             Err(Error::new(ErrorKind::InvalidAbbrev(crate::AbbrevProblem::CodeIsArrayOrBlob), r.position()))
         }
     })?;
-    match read_abbreviated_ops(r, rest, ops) {
+    match read_abbreviated_ops(r, rest, ops, limits) {
         Ok(blob) => Ok((code, blob)),
         Err(e) => Err(e.with_record_code(code)),
     }
@@ -474,6 +520,7 @@ fn read_abbreviated_ops<'a>(
     r: &mut BitReader<'a>,
     rest: &[AbbrevOp],
     ops: &mut Vec<u64>,
+    limits: &Limits,
 ) -> Result<Option<&'a [u8]>> {
     let mut blob = None;
     for op in rest {
@@ -483,10 +530,12 @@ fn read_abbreviated_ops<'a>(
             AbbrevOp::Array(e) => {
                 let count_start = r.position();
                 let count = r.read_vbr(6)?;
-                check_count(r, "array elements", count, e.min_bits(), count_start)?;
+                let claimed =
+                    Count { what: "array elements", count, min_bits: e.min_bits(), already: ops.len() };
+                check_count(r, claimed, count_start, max_operands(limits, ops.len()))?;
                 read_array(r, e, count, ops)?;
             }
-            AbbrevOp::Blob => blob = Some(read_blob(r)?),
+            AbbrevOp::Blob => blob = Some(read_blob(r, limits)?),
         }
     }
     Ok(blob)
@@ -519,11 +568,15 @@ fn read_array(r: &mut BitReader<'_>, element: ScalarEncoding, count: u64, ops: &
 
 /// Reads a blob: VBR6 length, align to 32 bits, the bytes, align again. The padded end
 /// must lie within the input, as LLVM requires.
-fn read_blob<'a>(r: &mut BitReader<'a>) -> Result<&'a [u8]> {
+fn read_blob<'a>(r: &mut BitReader<'a>, limits: &Limits) -> Result<&'a [u8]> {
     let count_start = r.position();
     let len = r.read_vbr(6)?;
     if len > u32::MAX as u64 {
         let kind = ErrorKind::ValueTooLarge { what: "blob length", value: len, max: u32::MAX as u64 };
+        return Err(Error::new(kind, count_start));
+    }
+    if len > limits.max_blob_bytes {
+        let kind = ErrorKind::LimitExceeded { what: "blob bytes", count: len, limit: limits.max_blob_bytes };
         return Err(Error::new(kind, count_start));
     }
     r.align32();
@@ -547,12 +600,42 @@ fn read_code<'a>(r: &mut BitReader<'a>, read: impl FnOnce(&mut BitReader<'a>) ->
     })
 }
 
-/// Checks a claimed element count against the bits left before anything is reserved.
+/// How many more operands a record with `already` may take (the format caps any count at
+/// `u32::MAX`).
 #[inline]
-fn check_count(r: &BitReader<'_>, what: &'static str, count: u64, min_bits: u64, at: u64) -> Result<()> {
-    if count > u32::MAX as u64 || count.saturating_mul(min_bits) > r.bits_left() {
-        let kind = ErrorKind::CountTooLarge { what, count, bits_left: r.bits_left() };
-        return Err(Error::new(kind, at));
+fn max_operands(limits: &Limits, already: usize) -> u64 {
+    limits.max_record_operands.min(u32::MAX as u64).saturating_sub(already as u64)
+}
+
+/// A claimed count of elements, each at least `min_bits` long, joining `already` operands
+/// of the record.
+#[derive(Clone, Copy)]
+struct Count {
+    what: &'static str,
+    count: u64,
+    min_bits: u64,
+    already: usize,
+}
+
+/// Checks a claimed count before anything is reserved for it: against `max` (what the
+/// record's operand limit leaves, see [`max_operands`]) and against the bits left.
+#[inline(always)]
+fn check_count(r: &BitReader<'_>, c: Count, at: u64, max: u64) -> Result<()> {
+    if c.count > max || c.count.saturating_mul(c.min_bits) > r.bits_left() {
+        return Err(count_error(r, c, at, max));
     }
     Ok(())
+}
+
+/// The error [`check_count`] found: a count the input cannot hold, else operands past the
+/// limit.
+#[cold]
+fn count_error(r: &BitReader<'_>, c: Count, at: u64, max: u64) -> Error {
+    let kind = if c.count > u32::MAX as u64 || c.count.saturating_mul(c.min_bits) > r.bits_left() {
+        ErrorKind::CountTooLarge { what: c.what, count: c.count, bits_left: r.bits_left() }
+    } else {
+        let already = c.already as u64;
+        ErrorKind::LimitExceeded { what: "record operands", count: c.count + already, limit: max + already }
+    };
+    Error::new(kind, at)
 }

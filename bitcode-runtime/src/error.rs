@@ -107,6 +107,15 @@ pub enum ErrorKind {
         /// The id of the nested block.
         block_id: u32,
     },
+    /// The stream asks for more than the reader's [`Limits`](crate::Limits) allow.
+    LimitExceeded {
+        /// What went past its limit, plural ("record operands").
+        what: &'static str,
+        /// How many the stream asks for (at least; counting stops at the limit).
+        count: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// Blocks nest deeper than the reader allows.
     TooDeep {
         /// The nesting limit.
@@ -243,6 +252,9 @@ impl fmt::Display for ErrorKind {
                 write!(f, "BLOCKINFO record {code} lacks the operands it needs")
             }
             Self::BlockInsideBlockInfo { block_id } => write!(f, "block {block_id} nested inside BLOCKINFO"),
+            Self::LimitExceeded { what, count, limit } => {
+                write!(f, "{count} {what} is more than this reader's limit of {limit}")
+            }
             Self::TooDeep { limit } => write!(f, "blocks nest deeper than {limit} levels"),
             Self::BadMagic { found, expected } => {
                 write!(f, "stream magic is {} where {} was expected", hex4(found), hex4(expected))

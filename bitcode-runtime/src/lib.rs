@@ -25,6 +25,7 @@ pub mod decode;
 pub mod embedded;
 pub mod error;
 pub mod input;
+pub mod limits;
 pub mod show;
 pub mod writer;
 
@@ -35,3 +36,4 @@ pub use container::{Bitstream, Magic, WrapperHeader};
 pub use cursor::{BlockHeader, Cursor, Entry, Record};
 pub use error::{AbbrevProblem, Error, ErrorKind, Result};
 pub use input::Input;
+pub use limits::Limits;
