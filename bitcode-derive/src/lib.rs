@@ -215,3 +215,87 @@ mod expansion_report {
         }
     }
 }
+
+#[cfg(test)]
+mod generated_code_lints {
+    //! The code `schema!` generates for every schema of the repository, written out as a
+    //! crate of its own and checked by clippy with the runtime's no-panic lints denied
+    //! (unwrap, expect, indexing, panic) and unchecked arithmetic denied too: generated
+    //! decoders run on input, so none of them may panic on it. (Clippy does not look inside
+    //! proc-macro output in the crates that use it; written out, every line is checked.)
+
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    /// Every schema `schema!` expands in the repository (ui-test schemas aside: they are
+    /// wrong on purpose).
+    const SCHEMAS: &[&str] = &[
+        "schema/llvm_ir.toml",
+        "tests/schemas/every_kind.toml",
+        "examples/bcdump/schemas/diagnostics.toml",
+        "examples/bcdump/schemas/remarks.toml",
+        "examples/sensor-log/schema/sensor_log.toml",
+    ];
+
+    /// The lints denied on the generated code.
+    const DENIED: &[&str] = &[
+        "clippy::unwrap_used",
+        "clippy::expect_used",
+        "clippy::indexing_slicing",
+        "clippy::panic",
+        "clippy::arithmetic_side_effects",
+    ];
+
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    }
+
+    /// Writes a crate holding the generated code of every schema under `dir`.
+    fn write_crate(dir: &Path) -> std::io::Result<()> {
+        let root = root();
+        std::fs::create_dir_all(dir.join("src"))?;
+        let runtime = root.join("bitcode-runtime").canonicalize()?;
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            format!(
+                "[package]\nname = \"generated-lints\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+                 [dependencies]\nbitcode-runtime = {{ path = {:?} }}\n[workspace]\n",
+                runtime.display().to_string()
+            ),
+        )?;
+        // The workspace's lock file: the same dependency versions, nothing to resolve.
+        std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock"))?;
+        let mut lib = String::from("//! Generated decoders, one module per schema.\n");
+        for schema in SCHEMAS {
+            let path = root.join(schema);
+            let text = std::fs::read_to_string(&path)?;
+            let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("schema").to_string();
+            let mut diags = crate::diag::Diagnostics::new();
+            let mut parsed = crate::load::load(&text, &mut diags);
+            crate::validate::validate(&mut parsed, &mut diags);
+            let toml_name = format!("{name}.toml");
+            let tokens = crate::emit::emit(&parsed, &quote::quote!(::bitcode_runtime), &toml_name);
+            let file: syn::File = syn::parse2(tokens).map_err(std::io::Error::other)?;
+            std::fs::write(dir.join("src").join(format!("{name}.rs")), prettyplease::unparse(&file))?;
+            std::fs::write(dir.join("src").join(&toml_name), text)?;
+            lib += &format!("pub mod {name};\n");
+        }
+        std::fs::write(dir.join("src/lib.rs"), lib)
+    }
+
+    #[test]
+    fn generated_decoders_have_no_panic_paths() {
+        let target = root().join("target/generated-lints");
+        let dir = target.join("crate");
+        write_crate(&dir).unwrap();
+        let mut clippy = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        clippy.current_dir(&dir).env("CARGO_TARGET_DIR", target.join("target")).args(["clippy", "--quiet"]);
+        clippy.arg("--").args(["-A", "warnings", "-A", "clippy::all"]);
+        for lint in DENIED {
+            clippy.args(["-D", lint]);
+        }
+        let out = clippy.output().unwrap();
+        let report = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "clippy finds panic paths in generated code:\n{report}");
+    }
+}

@@ -129,7 +129,9 @@ pub fn check_stream_parallel<'a>(stream: &Bitstream<'a>) -> Result<CheckReport> 
         if parts.len() <= index {
             parts.resize_with(index + 1, || None);
         }
-        parts[index] = Some(result);
+        if let Some(slot) = parts.get_mut(index) {
+            *slot = Some(result);
+        }
     }
     let mut total =
         CheckReport { warnings: walker.context().warnings.len() as u64, ..CheckReport::default() };
