@@ -193,6 +193,7 @@ fn quiet_panics() {
     });
 }
 
+/// `raw_walk` on the corpus's small bitstream files (every format) and their mutants.
 #[test]
 fn raw_walk_survives_corpus_mutants() {
     let Some(shared) = require_shared("fuzz_smoke") else { return };
@@ -201,6 +202,7 @@ fn raw_walk_survives_corpus_mutants() {
     smoke("raw_walk", bodies::raw_walk, &seeds);
 }
 
+/// `llvm_module` on the corpus's small .bc and .o files and their mutants.
 #[test]
 fn llvm_module_survives_corpus_mutants() {
     let Some(shared) = require_shared("fuzz_smoke") else { return };
@@ -209,6 +211,7 @@ fn llvm_module_survives_corpus_mutants() {
     smoke("llvm_module", bodies::llvm_module, &seeds);
 }
 
+/// `diagnostics_remarks` on the corpus's .dia and remarks files and their mutants.
 #[test]
 fn diagnostics_remarks_survive_corpus_mutants() {
     let Some(shared) = require_shared("fuzz_smoke") else { return };
@@ -217,6 +220,7 @@ fn diagnostics_remarks_survive_corpus_mutants() {
     smoke("diagnostics_remarks", bodies::diagnostics_remarks, &seeds);
 }
 
+/// `writer_roundtrip` on programs spelled by corpus files, their mutants and random bytes.
 #[test]
 fn writer_roundtrip_holds_for_programs_from_corpus_bytes() {
     let Some(shared) = require_shared("fuzz_smoke") else { return };
