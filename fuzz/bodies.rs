@@ -549,6 +549,7 @@ pub fn writer_roundtrip(data: &[u8]) {
                             if extra {
                                 ops.push(choices.u64());
                             }
+                            let valid = valid && blockinfo_allows(&model, code, &ops);
                             let result = w.abbreviated_record(abbrev_id, code, &ops, blob.as_deref());
                             let array = abbrev.ops().iter().any(|op| matches!(op, AbbrevOp::Array(_)));
                             match &result {
@@ -629,6 +630,20 @@ pub fn writer_roundtrip(data: &[u8]) {
         assert_eq!(streams.len(), 1);
         assert_eq!(streams[0].wrapper().map(|h| h.cpu_type), Some(cpu_type));
         read_back(&file, &written, bitcode::runtime::container::WRAPPER_HEADER_LEN as u64 * 8, false);
+    }
+}
+
+/// Whether a reader can apply record `code` with `ops` where the program is: anywhere but
+/// inside BLOCKINFO; there, SETBID needs a 32-bit block id, BLOCKNAME and SETRECORDNAME a
+/// SETBID before them, SETRECORDNAME a 32-bit record code. (The writer refuses the rest.)
+fn blockinfo_allows(model: &Model, code: u32, ops: &[u64]) -> bool {
+    let Some((_, current)) = &model.pending else { return true };
+    let first_fits_u32 = ops.first().is_some_and(|&v| u32::try_from(v).is_ok());
+    match code {
+        1 => first_fits_u32,
+        2 => current.is_some(),
+        3 => current.is_some() && first_fits_u32,
+        _ => true,
     }
 }
 
