@@ -70,11 +70,16 @@ fn parallel_check_fails_like_sequential_check_on_damaged_files() {
 }
 
 /// The typed dump on several threads equals the dump on one, output, errors and exit
-/// status; for every .bc of both corpora and for damaged copies of a large one.
+/// status; for every .bc of both corpora, for damaged copies of a large one and for the
+/// modules in tests/data/fuzz-regressions/llvm_module.
 #[test]
 fn parallel_typed_dump_equals_sequential_dump() {
     let Some(shared) = require_shared(TEST) else { return };
     let mut files = corpus_bc_files(&shared);
+    // Modules fuzzing found, e.g. one with a BLOCKINFO block inside a function body.
+    let regressions =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz-regressions/llvm_module");
+    files.extend(std::fs::read_dir(regressions).unwrap().map(|e| e.unwrap().path()));
     let scratch = tempfile::tempdir().unwrap();
     let original = std::fs::read(shared.join("corpus/clang14__sqlite3__O2.bc")).unwrap();
     for i in 1..6 {

@@ -310,6 +310,7 @@ impl StreamWriter {
         if self.scopes.is_empty() {
             return Err(write_error("a record outside any block".into(), self.bits.position()));
         }
+        self.check_blockinfo_record(code, ops)?;
         self.write_abbrev_id(abbrev_ids::UNABBREV_RECORD)?;
         self.bits.write_vbr(code as u64, 6)?;
         self.bits.write_vbr(ops.len() as u64, 6)?;
@@ -318,6 +319,25 @@ impl StreamWriter {
         }
         self.note_blockinfo_record(code, ops);
         Ok(())
+    }
+
+    /// Inside BLOCKINFO, refuses the records a reader cannot apply (LLVM's reader and this
+    /// crate's both fail on them): SETBID without a 32-bit block id, BLOCKNAME or
+    /// SETRECORDNAME before any SETBID, SETRECORDNAME without a 32-bit record code.
+    fn check_blockinfo_record(&self, code: u32, ops: &[u64]) -> Result<()> {
+        let Some(pending) = &self.pending_blockinfo else { return Ok(()) };
+        let first_fits_u32 = ops.first().is_some_and(|&v| u32::try_from(v).is_ok());
+        let problem = match code {
+            blockinfo_codes::SETBID if !first_fits_u32 => "SETBID needs a block id of at most 32 bits",
+            blockinfo_codes::BLOCKNAME | blockinfo_codes::SETRECORDNAME if pending.current.is_none() => {
+                "BLOCKNAME and SETRECORDNAME need a SETBID before them"
+            }
+            blockinfo_codes::SETRECORDNAME if !first_fits_u32 => {
+                "SETRECORDNAME needs a record code of at most 32 bits"
+            }
+            _ => return Ok(()),
+        };
+        Err(write_error(format!("BLOCKINFO record {code}: {problem}"), self.bits.position()))
     }
 
     fn note_blockinfo_record(&mut self, code: u32, ops: &[u64]) {
@@ -379,6 +399,7 @@ impl StreamWriter {
         if blob.is_some() && !matches!(rest.last(), Some(AbbrevOp::Blob)) {
             return fail("a blob for an abbreviation without one".into());
         }
+        self.check_blockinfo_record(code, ops)?;
 
         self.write_abbrev_id(abbrev_id)?;
         self.write_value(first, code as u64)?;
@@ -530,6 +551,32 @@ mod tests {
         w.end_block().unwrap();
         assert!(w.end_block().is_err());
         assert!(w.finish().is_ok());
+    }
+
+    #[test]
+    fn blockinfo_records_a_reader_cannot_apply_are_refused() {
+        let mut w = StreamWriter::new(*b"TEST");
+        w.enter_block(BLOCKINFO_BLOCK_ID, 2).unwrap();
+        let at = w.bits().position();
+        assert!(w.block_name(b"x").is_err(), "BLOCKNAME before SETBID");
+        assert!(w.record_name(1, b"x").is_err(), "SETRECORDNAME before SETBID");
+        assert!(w.unabbreviated_record(blockinfo_codes::SETBID, &[]).is_err(), "SETBID without an id");
+        assert!(w.unabbreviated_record(blockinfo_codes::SETBID, &[1 << 32]).is_err(), "a 33-bit block id");
+        assert_eq!(w.bits().position(), at, "a refused record writes nothing");
+        w.set_bid(8).unwrap();
+        assert!(w.unabbreviated_record(blockinfo_codes::SETRECORDNAME, &[1 << 32]).is_err());
+        w.block_name(b"x").unwrap();
+        w.record_name(1, b"y").unwrap();
+        w.end_block().unwrap();
+        // Outside BLOCKINFO the same codes are ordinary records.
+        w.enter_block(8, 2).unwrap();
+        w.unabbreviated_record(blockinfo_codes::SETRECORDNAME, &[]).unwrap();
+        w.end_block().unwrap();
+        let bytes = w.finish().unwrap();
+        let stream = crate::Bitstream::new(&bytes).unwrap();
+        let mut cursor = stream.cursor();
+        while cursor.next_entry().unwrap().is_some() {}
+        assert_eq!(cursor.block_info().get(8).and_then(|info| info.name.as_deref()), Some("x"));
     }
 
     #[test]

@@ -83,6 +83,19 @@ fn define_abbrev_header(w: &mut StreamWriter, count: u64) -> u64 {
     at
 }
 
+/// Writes an UNABBREV_RECORD field by field, for records the writer refuses (BLOCKINFO
+/// records a reader cannot apply).
+fn raw_unabbreviated_record(w: &mut StreamWriter, code: u32, ops: &[u64]) {
+    let width = w.abbrev_width();
+    let b = w.bits();
+    b.write(abbrev_ids::UNABBREV_RECORD as u64, width);
+    b.write_vbr(code as u64, 6).unwrap();
+    b.write_vbr(ops.len() as u64, 6).unwrap();
+    for &op in ops {
+        b.write_vbr(op, 6).unwrap();
+    }
+}
+
 /// Writes a literal DEFINE_ABBREV operand; returns where it starts.
 fn literal_op(b: &mut BitWriter, value: u64) -> u64 {
     let at = b.position();
@@ -751,41 +764,46 @@ fn blockinfo_define_abbrev_without_setbid() {
     assert!(err.to_string().contains("DEFINE_ABBREV in BLOCKINFO before any SETBID"), "{err}");
 }
 
-/// BLOCKNAME (record code 2, the abbreviation id of DEFINE_ABBREV) before any SETBID: the
-/// error is at the record's id and names the record, not DEFINE_ABBREV.
+/// BLOCKNAME (record code 2, the abbreviation id of DEFINE_ABBREV) before any SETBID (the
+/// writer refuses it, so it is written raw): the error is at the record's id and names the
+/// record, not DEFINE_ABBREV.
 #[test]
 fn blockinfo_blockname_without_setbid() {
     let mut w = StreamWriter::llvm_ir();
     enter(&mut w, 0, 2);
     let at = w.bits().position();
-    w.block_name(b"NAME").unwrap();
+    assert!(w.block_name(b"NAME").is_err());
+    raw_unabbreviated_record(&mut w, 2, &b"NAME".map(u64::from));
     let err = first_error(&unfinished(&mut w));
     check(&err, ErrorKind::BlockInfoWithoutSetBid { code: Some(2) }, at, &[0]);
     assert!(err.to_string().contains("BLOCKINFO record 2 (BLOCKNAME) before any SETBID"), "{err}");
     assert!(!err.to_string().contains("DEFINE_ABBREV"), "{err}");
 }
 
-/// SETRECORDNAME (record code 3) before any SETBID: the error is at the record's id.
+/// SETRECORDNAME (record code 3) before any SETBID (written raw, as the writer refuses it):
+/// the error is at the record's id.
 #[test]
 fn blockinfo_setrecordname_without_setbid() {
     let mut w = StreamWriter::llvm_ir();
     enter(&mut w, 0, 2);
     let at = w.bits().position();
-    w.record_name(5, b"REC").unwrap();
+    assert!(w.record_name(5, b"REC").is_err());
+    raw_unabbreviated_record(&mut w, 3, &[5, b'R'.into(), b'E'.into(), b'C'.into()]);
     let err = first_error(&unfinished(&mut w));
     check(&err, ErrorKind::BlockInfoWithoutSetBid { code: Some(3) }, at, &[0]);
     assert!(err.to_string().contains("BLOCKINFO record 3 (SETRECORDNAME) before any SETBID"), "{err}");
 }
 
 /// SETBID without an operand (or with one above `u32::MAX`), and SETRECORDNAME without
-/// operands: the error is at the record's id.
+/// operands (written raw, as the writer refuses them): the error is at the record's id.
 #[test]
 fn malformed_blockinfo_record() {
     for setbid_ops in [&[][..], &[U32_MAX + 1][..]] {
         let mut w = StreamWriter::llvm_ir();
         enter(&mut w, 0, 2);
         let at = w.bits().position();
-        w.unabbreviated_record(1, setbid_ops).unwrap();
+        assert!(w.unabbreviated_record(1, setbid_ops).is_err());
+        raw_unabbreviated_record(&mut w, 1, setbid_ops);
         let err = first_error(&unfinished(&mut w));
         check(&err, ErrorKind::MalformedBlockInfoRecord { code: 1 }, at, &[0]);
     }
@@ -795,7 +813,8 @@ fn malformed_blockinfo_record() {
     w.set_bid(8).unwrap();
     w.block_name(b"EIGHT").unwrap();
     let at = w.bits().position();
-    w.unabbreviated_record(3, &[]).unwrap();
+    assert!(w.unabbreviated_record(3, &[]).is_err());
+    raw_unabbreviated_record(&mut w, 3, &[]);
     let err = first_error(&unfinished(&mut w));
     check(&err, ErrorKind::MalformedBlockInfoRecord { code: 3 }, at, &[0]);
 }

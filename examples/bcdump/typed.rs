@@ -90,14 +90,7 @@ pub fn write(stream: &Bitstream<'_>, out: &mut impl Write, parallel: bool) -> Re
 
     crate::dump::write_header(stream, out)?;
     if !parallel {
-        let mut buffer = Vec::new();
-        let result = dump_events(&mut Walker::new(stream), 0, &mut buffer, &mut Vec::new(), &mut |b| {
-            out.write_all(b)?;
-            b.clear();
-            Ok(())
-        });
-        out.write_all(&buffer)?;
-        return result;
+        return write_sequential(stream, &mut SkipWriter { out, skip: 0 });
     }
     // The module-level dump, with holes where the handed-out blocks go.
     let mut walker = Walker::deferring(stream);
@@ -112,27 +105,67 @@ pub fn write(stream: &Bitstream<'_>, out: &mut impl Write, parallel: bool) -> Re
     };
     let mut parts: Vec<(Walker<'_>, usize)> = parts.into_iter().zip(holes.iter().map(|h| h.depth)).collect();
     let mut written = 0;
+    // Bytes of dump written so far (after the header), for a fall-back to one walk.
+    let mut emitted = 0u64;
     let mut holes = holes.iter();
     while !parts.is_empty() {
         let rest = parts.split_off(BATCH.min(parts.len()));
-        let dumps: Vec<(Vec<u8>, Result<(), crate::Failure>)> = std::mem::replace(&mut parts, rest)
+        let dumps: Vec<(Vec<u8>, Result<(), crate::Failure>, bool)> = std::mem::replace(&mut parts, rest)
             .into_par_iter()
             .map(|(mut part, depth)| {
                 let mut text = Vec::new();
                 let result = dump_events(&mut part, depth, &mut text, &mut Vec::new(), &mut |_| Ok(()));
-                (text, result)
+                (text, result, part.changed_later_blocks())
             })
             .collect();
-        for (text, result) in dumps {
+        for (text, result, changed_later_blocks) in dumps {
             let at = holes.next().map_or(module.len(), |h| h.at);
-            out.write_all(module.get(written..at).unwrap_or_default())?;
+            let between = module.get(written..at).unwrap_or_default();
+            out.write_all(between)?;
             written = at;
             out.write_all(&text)?;
+            emitted += (between.len() + text.len()) as u64;
             result?;
+            if changed_later_blocks {
+                // Everything after this block was read as if it were not there (hostile
+                // input only): one walk gives the rest, its first `emitted` bytes written.
+                return write_sequential(stream, &mut SkipWriter { out, skip: emitted });
+            }
         }
     }
     out.write_all(module.get(written..).unwrap_or_default())?;
     walk_result
+}
+
+/// The dump of the whole stream read in one walk (without the header).
+fn write_sequential(stream: &Bitstream<'_>, out: &mut impl Write) -> Result<(), crate::Failure> {
+    let mut buffer = Vec::new();
+    let result = dump_events(&mut Walker::new(stream), 0, &mut buffer, &mut Vec::new(), &mut |b| {
+        out.write_all(b)?;
+        b.clear();
+        Ok(())
+    });
+    out.write_all(&buffer)?;
+    result
+}
+
+/// A writer that drops its first `skip` bytes (written already) and passes on the rest.
+struct SkipWriter<'w, W: Write> {
+    out: &'w mut W,
+    skip: u64,
+}
+
+impl<W: Write> Write for SkipWriter<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let dropped = buf.len().min(usize::try_from(self.skip).unwrap_or(usize::MAX));
+        self.skip -= dropped as u64;
+        self.out.write_all(&buf[dropped..])?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// Dumps the events of `walker` into `out`, indented from `depth`, calling `flush` when

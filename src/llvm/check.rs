@@ -49,12 +49,13 @@ impl CheckReport {
 /// Decodes every record of `stream` with the LLVM IR schema, function bodies included.
 /// A malformed bitstream is an error; a record that does not fit its type is counted.
 pub fn check_stream(stream: &Bitstream<'_>) -> Result<CheckReport> {
-    check_walk(Walker::new(stream))
+    check_walk(Walker::new(stream)).0
 }
 
 /// [`check_stream`] with the blocks that can be read apart (function bodies, metadata,
 /// symbol tables...) decoded on rayon's thread pool. The report is the same, first errors
-/// in stream order included.
+/// in stream order included. (A stream where a handed-out block changes how later blocks
+/// read, which LLVM never writes, is read again in one walk.)
 pub fn check_stream_parallel<'a>(stream: &Bitstream<'a>) -> Result<CheckReport> {
     // The module-level walk reads only what the numbering needs; each block it hands out
     // starts on the pool at once, while the walk goes on. Between two handed-out blocks
@@ -125,7 +126,11 @@ pub fn check_stream_parallel<'a>(stream: &Bitstream<'a>) -> Result<CheckReport> 
     });
     drop(sender);
     let mut parts: Vec<Option<Result<CheckReport>>> = Vec::new();
-    for (index, result) in receiver {
+    for (index, (result, changed_later_blocks)) in receiver {
+        if changed_later_blocks {
+            // The walk read on as if the part were not there: only one walk reads right.
+            return check_stream(stream);
+        }
         if parts.len() <= index {
             parts.resize_with(index + 1, || None);
         }
@@ -185,15 +190,21 @@ enum Piece {
     Part(usize),
 }
 
-/// Decodes every record `walker` gives.
-fn check_walk(mut walker: Walker<'_>) -> Result<CheckReport> {
+/// Decodes every record `walker` gives; also says whether, for a walker of a handed-out
+/// block, the block changed how later blocks read (see [`Walker::changed_later_blocks`]).
+fn check_walk(mut walker: Walker<'_>) -> (Result<CheckReport>, bool) {
     let mut report = CheckReport::default();
-    while let Some(event) = walker.next_event()? {
+    loop {
+        let event = match walker.next_event() {
+            Ok(Some(event)) => event,
+            Ok(None) => break,
+            Err(e) => return (Err(e), false),
+        };
         let WalkerEvent::Record { block, record, ctx } = event else { continue };
         if let Some(e) = count(&mut report, block, &record, ctx) {
             report.first_errors.push(walker.locate(e).to_string());
         }
     }
     report.warnings += walker.context().warnings.len() as u64;
-    Ok(report)
+    (Ok(report), walker.changed_later_blocks())
 }

@@ -91,7 +91,7 @@ enum TypeInfo {
 }
 
 /// A function of the module: its value id and its function type id.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct FunctionInfo {
     value: u32,
     function_type: Option<u32>,
@@ -144,6 +144,18 @@ impl ValueNumbering {
     /// Calls seen so far whose function type could not be determined.
     pub fn unresolved_calls(&self) -> u64 {
         self.unresolved_calls
+    }
+
+    /// True when `self` and `other` number what follows alike: the same version, types,
+    /// module values, functions and place in the function list and in a function body
+    /// (counters of unresolved calls and the last call's parameters aside).
+    pub fn numbers_alike(&self, other: &ValueNumbering) -> bool {
+        self.version == other.version
+            && self.types == other.types
+            && self.module_values == other.module_values
+            && self.functions == other.functions
+            && self.next_body == other.next_body
+            && self.in_function == other.in_function
     }
 
     /// A block starts.

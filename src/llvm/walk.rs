@@ -59,6 +59,9 @@ pub struct Walker<'a> {
     /// function type...), with the record's bit offset and code: the walk ends with this
     /// error at the next call.
     invalid: Option<(String, u64, u32)>,
+    /// For a walker of a handed-out block: the numbering and the cursor (with its
+    /// BLOCKINFO) that the walk that handed it out read on with, having skipped the block.
+    skipped_state: Option<Box<(ValueNumbering, Cursor<'a>)>>,
 }
 
 /// Blocks whose records neither define values nor types, so that the rest of the module
@@ -109,6 +112,7 @@ impl<'a> Walker<'a> {
             handed_out: 0,
             pending: false,
             invalid: None,
+            skipped_state: None,
         }
     }
 
@@ -152,8 +156,28 @@ impl<'a> Walker<'a> {
         part.deferring = false;
         part.stop_depth = Some(part.cursor.depth());
         part.context.warnings.clear();
+        let skipped = self.skip_block();
+        part.skipped_state = Some(Box::new((self.numbering.clone(), self.cursor.clone())));
         self.parts.push(part);
-        self.skip_block()
+        skipped
+    }
+
+    /// For a walker of a handed-out block, once its walk has ended: true when reading the
+    /// block changed how later blocks read — a BLOCKINFO block, or records the value
+    /// numbering counts beyond the block (a module-level block, say), nested in it. The
+    /// walk that handed it out skipped it and read on without those changes, so its later
+    /// blocks are not read as one walk reads them. Never so in files LLVM writes; a caller
+    /// that needs one walk's results then reads the stream again in one walk.
+    pub fn changed_later_blocks(&self) -> bool {
+        match &self.skipped_state {
+            Some(state) => {
+                let (numbering, cursor) = &**state;
+                // The stored cursor keeps its BLOCKINFO alive: a new one is elsewhere.
+                !self.numbering.numbers_alike(numbering)
+                    || !std::ptr::eq(self.cursor.block_info(), cursor.block_info())
+            }
+            None => false,
+        }
     }
 
     /// The next block start, block end or record.

@@ -1,0 +1,266 @@
+//! The fuzz bodies (fuzz/bodies.rs, the same functions the cargo-fuzz targets run) under
+//! `cargo test`: each on small files of ../shared/corpus and on a few hundred fixed-seed
+//! mutations of them (bit flips, interesting bytes, truncations, chunks repeated, removed or
+//! spliced in from another file), and on every input in tests/data/fuzz-regressions/ (the
+//! crashes fuzzing found, minimized). A failing input is saved to a temporary file and
+//! named in the failure.
+
+mod common;
+
+use std::panic::{self, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+use common::*;
+
+#[path = "../fuzz/bodies.rs"]
+mod bodies;
+
+/// The downstream schemas bcdump reads diagnostics and remarks with (paths relative to
+/// the repository root), for the diagnostics and remarks body.
+mod schemas {
+    /// clang serialized diagnostics (`DIAG`).
+    pub mod diagnostics {
+        bitcode::schema!("examples/bcdump/schemas/diagnostics.toml");
+    }
+    /// LLVM bitstream remarks (`RMRK`).
+    pub mod remarks {
+        bitcode::schema!("examples/bcdump/schemas/remarks.toml");
+    }
+}
+
+/// Mutants run per body, besides the seeds themselves.
+const MUTANTS: usize = 2000;
+/// Seed files larger than this are left out (they would only slow the test down).
+const MAX_SEED_BYTES: u64 = 64 << 10;
+/// Seeds taken per body at most (spread over the corpus, in name order).
+const MAX_SEEDS: usize = 40;
+
+/// A fixed-seed pseudo-random sequence (splitmix64).
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (at least 1).
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Small corpus files whose names end in one of `suffixes`, at most [`MAX_SEEDS`] of them
+/// spread evenly over the list.
+fn seeds(shared: &Path, suffixes: &[&str]) -> Vec<(String, Vec<u8>)> {
+    let files: Vec<PathBuf> = bitstream_files(&shared.join("corpus"))
+        .into_iter()
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            suffixes.iter().any(|s| name.ends_with(s))
+                && p.metadata().is_ok_and(|m| m.len() <= MAX_SEED_BYTES)
+        })
+        .collect();
+    let step = files.len().div_ceil(MAX_SEEDS).max(1);
+    files
+        .iter()
+        .step_by(step)
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(p).unwrap()))
+        .collect()
+}
+
+/// A copy of `seed` with one to four mutations; `donor` gives bytes to splice in.
+fn mutate(rng: &mut SplitMix64, seed: &[u8], donor: &[u8]) -> (Vec<u8>, String) {
+    let mut bytes = seed.to_vec();
+    let mut what = Vec::new();
+    for _ in 0..1 + rng.below(4) {
+        if bytes.is_empty() {
+            bytes.push(0);
+        }
+        let at = rng.below(bytes.len());
+        match rng.below(7) {
+            0 | 1 => {
+                let bit = rng.below(8);
+                bytes[at] ^= 1 << bit;
+                what.push(format!("flip bit {bit} of byte {at}"));
+            }
+            2 => {
+                let value = [0x00, 0x01, 0x7f, 0x80, 0xff, 0x20, 0x3f][rng.below(7)];
+                bytes[at] = value;
+                what.push(format!("byte {at} = {value:#04x}"));
+            }
+            3 => {
+                bytes.truncate(at);
+                what.push(format!("truncate to {at}"));
+            }
+            4 => {
+                let len = 1 + rng.below(64.min(bytes.len() - at));
+                let chunk = bytes[at..at + len].to_vec();
+                let to = rng.below(bytes.len());
+                bytes.splice(to..to, chunk);
+                what.push(format!("repeat {len} bytes from {at} at {to}"));
+            }
+            5 => {
+                let len = 1 + rng.below(64.min(bytes.len() - at));
+                bytes.drain(at..at + len);
+                what.push(format!("remove {len} bytes at {at}"));
+            }
+            _ => {
+                if donor.is_empty() {
+                    continue;
+                }
+                let from = rng.below(donor.len());
+                let len = 1 + rng.below(256.min(donor.len() - from));
+                bytes.splice(at..at, donor[from..from + len].iter().copied());
+                what.push(format!("splice {len} donor bytes from {from} at {at}"));
+            }
+        }
+    }
+    (bytes, what.join(", "))
+}
+
+/// A fuzz body.
+type Body = fn(&[u8]);
+
+/// Runs `body` on `input`; a panic is returned with its message and the input saved.
+fn run_one(body_name: &str, body: Body, input: &[u8], what: &str) -> Result<(), String> {
+    IN_BODY.set(true);
+    let result = panic::catch_unwind(AssertUnwindSafe(|| body(input)));
+    IN_BODY.set(false);
+    match result {
+        Ok(()) => Ok(()),
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("(no message)");
+            let saved = std::env::temp_dir().join(format!(
+                "fuzz_smoke-{body_name}-{:016x}.bin",
+                input
+                    .iter()
+                    .fold(0xCBF2_9CE4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01B3))
+            ));
+            let _ = std::fs::write(&saved, input);
+            Err(format!("{body_name}: {what}: {message} (input saved to {})", saved.display()))
+        }
+    }
+}
+
+/// Runs `body` on every seed and on [`MUTANTS`] mutants of them; asserts that none fails.
+fn smoke(body_name: &str, body: Body, seeds: &[(String, Vec<u8>)]) {
+    assert!(!seeds.is_empty(), "{body_name}: no seeds");
+    let started = std::time::Instant::now();
+    let mut failures = Vec::new();
+    for (name, bytes) in seeds {
+        failures.extend(run_one(body_name, body, bytes, name).err());
+    }
+    let mut rng = SplitMix64(body_name.bytes().fold(7, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b))));
+    for i in 0..MUTANTS {
+        let (name, seed) = &seeds[rng.below(seeds.len())];
+        let donor = &seeds[rng.below(seeds.len())].1;
+        let (mutant, what) = mutate(&mut rng, seed, donor);
+        failures.extend(run_one(body_name, body, &mutant, &format!("mutant {i} of {name} ({what})")).err());
+    }
+    eprintln!(
+        "{body_name}: {} seeds and {MUTANTS} mutants in {:.1}s, {} failures",
+        seeds.len(),
+        started.elapsed().as_secs_f64(),
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{} inputs failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+thread_local! {
+    /// True while this thread runs a body (whose panics are caught and reported).
+    static IN_BODY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Keeps the default panic hook quiet while a body runs (its panics are caught and
+/// reported with the input); other panics are shown as usual.
+fn quiet_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let default_hook = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if !IN_BODY.with(std::cell::Cell::get) {
+                default_hook(info);
+            }
+        }));
+    });
+}
+
+/// `raw_walk` on the corpus's small bitstream files (every format) and their mutants.
+#[test]
+fn raw_walk_survives_corpus_mutants() {
+    let Some(shared) = require_shared("fuzz_smoke") else { return };
+    quiet_panics();
+    let seeds = seeds(&shared, &[".bc", ".dia", ".pcm", ".opt.bitstream", ".o"]);
+    smoke("raw_walk", bodies::raw_walk, &seeds);
+}
+
+/// `llvm_module` on the corpus's small .bc and .o files and their mutants.
+#[test]
+fn llvm_module_survives_corpus_mutants() {
+    let Some(shared) = require_shared("fuzz_smoke") else { return };
+    quiet_panics();
+    let seeds = seeds(&shared, &[".bc", ".o"]);
+    smoke("llvm_module", bodies::llvm_module, &seeds);
+}
+
+/// `diagnostics_remarks` on the corpus's .dia and remarks files and their mutants.
+#[test]
+fn diagnostics_remarks_survive_corpus_mutants() {
+    let Some(shared) = require_shared("fuzz_smoke") else { return };
+    quiet_panics();
+    let seeds = seeds(&shared, &[".dia", ".opt.bitstream"]);
+    smoke("diagnostics_remarks", bodies::diagnostics_remarks, &seeds);
+}
+
+/// `writer_roundtrip` on programs spelled by corpus files, their mutants and random bytes.
+#[test]
+fn writer_roundtrip_holds_for_programs_from_corpus_bytes() {
+    let Some(shared) = require_shared("fuzz_smoke") else { return };
+    quiet_panics();
+    // Any bytes are a program; corpus files and their mutants make varied ones. Random
+    // bytes add programs that do not start with a magic.
+    let mut seeds = seeds(&shared, &[".dia", ".opt.bitstream", ".bc"]);
+    let mut rng = SplitMix64(42);
+    for i in 0..20 {
+        let len = 16 + rng.below(2000);
+        seeds.push((format!("random {i}"), (0..len).map(|_| rng.next() as u8).collect()));
+    }
+    smoke("writer_roundtrip", bodies::writer_roundtrip, &seeds);
+}
+
+/// Every input in tests/data/fuzz-regressions/TARGET/ (the minimized crashes fuzzing
+/// found) passes the body of TARGET; needs nothing from ../shared.
+#[test]
+fn fuzz_regressions_stay_fixed() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz-regressions");
+    let bodies: [(&str, Body); 4] = [
+        ("raw_walk", bodies::raw_walk),
+        ("llvm_module", bodies::llvm_module),
+        ("diagnostics_remarks", bodies::diagnostics_remarks),
+        ("writer_roundtrip", bodies::writer_roundtrip),
+    ];
+    quiet_panics();
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for (name, body) in bodies {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(name))
+            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        files.sort();
+        for file in files {
+            let input = std::fs::read(&file).unwrap();
+            failures.extend(run_one(name, body, &input, &file.display().to_string()).err());
+            count += 1;
+        }
+    }
+    eprintln!("fuzz regressions: {count} inputs");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
