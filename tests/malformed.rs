@@ -842,7 +842,12 @@ fn blockinfo_records_before_setbid_or_without_their_operands() {
             w.unabbreviated_record(*code, ops).unwrap();
         }
         let at = here(&mut w);
-        w.unabbreviated_record(*code, ops).unwrap();
+        // Raw: the writer refuses BLOCKINFO records a reader cannot apply.
+        start_unabbreviated_record(&mut w, u64::from(*code));
+        w.bits().write_vbr(ops.len() as u64, 6).unwrap();
+        for &op in *ops {
+            w.bits().write_vbr(op, 6).unwrap();
+        }
         check(&first_error(&unfinished(&mut w)), kind.clone(), at, &[0]);
     }
 }
