@@ -110,8 +110,8 @@ fn collect_member<'a>(
     wanted: Wanted,
     found: &mut Vec<EmbeddedBitcode<'a>>,
 ) -> Result<()> {
-    let (offset, _) = arch.file_range();
     let data = arch.data(file).map_err(object_error)?;
+    let offset = offset_in(file, data).unwrap_or(0);
     let is_bitcode =
         matches!(data.first_chunk::<4>(), Some([0xDE, 0xC0, 0x17, 0x0B] | [0x42, 0x43, 0xC0, 0xDE]));
     if is_bitcode {
@@ -141,13 +141,21 @@ fn collect<'a>(
         let Some(full_name) = wanted.matches(segment, name) else { continue };
         let full_name = format!("{prefix}{full_name}");
         let data = section.uncompressed_data().map_err(object_error)?;
+        // Where the bytes really are: a header's offset can be anything when the section
+        // is empty, and error offsets must stay within the file.
         let file_offset = match &data {
-            Cow::Borrowed(_) => section.file_range().map(|(offset, _)| base + offset),
+            Cow::Borrowed(slice) => offset_in(bytes, slice).map(|offset| base + offset),
             Cow::Owned(_) => None,
         };
         found.push(EmbeddedBitcode { section: full_name, data, file_offset });
     }
     Ok(())
+}
+
+/// The byte offset of `inner` in `outer`, when `inner` is a part of it.
+fn offset_in(outer: &[u8], inner: &[u8]) -> Option<u64> {
+    let start = (inner.as_ptr() as usize).checked_sub(outer.as_ptr() as usize)?;
+    (start.checked_add(inner.len())? <= outer.len()).then_some(start as u64)
 }
 
 #[cold]
