@@ -35,24 +35,6 @@ const MAX_SEED_BYTES: u64 = 64 << 10;
 /// Seeds taken per body at most (spread over the corpus, in name order).
 const MAX_SEEDS: usize = 40;
 
-/// A fixed-seed pseudo-random sequence (splitmix64).
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (at least 1).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// Small corpus files whose names end in one of `suffixes`, at most [`MAX_SEEDS`] of them
 /// spread evenly over the list.
 fn seeds(shared: &Path, suffixes: &[&str]) -> Vec<(String, Vec<u8>)> {

@@ -140,24 +140,6 @@ fn live_bytes_limit(len: usize) -> u64 {
     64 * len as u64 + (64 << 20)
 }
 
-/// A fixed-seed pseudo-random sequence (splitmix64).
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (at least 1).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// A block of a file, as the cursor found it: where its length word and its end are (both
 /// on 32-bit boundaries), and what encloses it.
 #[derive(Clone, Debug)]

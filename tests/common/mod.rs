@@ -196,3 +196,23 @@ pub fn rustc_llvm_tool(tool: &str) -> Option<PathBuf> {
         .join(format!("{tool}{}", std::env::consts::EXE_SUFFIX));
     path.is_file().then_some(path)
 }
+
+/// A fixed-seed pseudo-random sequence (splitmix64), for mutants that are the same in
+/// every run.
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// The next number of the sequence.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (at least 1).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
