@@ -65,6 +65,7 @@ impl<'s> Cx<'s> {
         let mut name_arms = Vec::new();
         let mut display_arms = Vec::new();
         let mut code_arms = Vec::new();
+        let mut check_arms = Vec::new();
         for r in &b.records {
             let rid = &r.ident;
             let lt = if self.record_lifetime(r) { quote!(<'a>) } else { TokenStream::new() };
@@ -73,6 +74,7 @@ impl<'s> Cx<'s> {
             let vdoc = format!("A `{}` record.", r.def.name.value);
             variants.push(quote!(#[doc = #vdoc] #rid(#rid #lt)));
             dispatch.push(quote!(#code => #rid::decode(record, ctx).map(Self::#rid)));
+            check_arms.push(quote!(#code => #rid::decode(record, ctx).map(|_| true)));
             name_arms.push(quote!(Self::#rid(_) => #rname));
             display_arms.push(quote!(Self::#rid(r) => ::core::fmt::Display::fmt(r, f)));
             code_arms.push(quote!(#code => #sm(#rname)));
@@ -82,6 +84,16 @@ impl<'s> Cx<'s> {
             unknown
         } else {
             quote!(match record.code { #(#dispatch,)* _ => #unknown, })
+        };
+        // A record of an unknown code is decoded as `Record::decode` does (for its warning).
+        let check_unknown = quote!({
+            let _ = #rt::decode::unknown_record(NAME, record, ctx);
+            #okk(false)
+        });
+        let check_body = if check_arms.is_empty() {
+            check_unknown
+        } else {
+            quote!(match record.code { #(#check_arms,)* _ => #check_unknown, })
         };
         let record_name_body = if code_arms.is_empty() {
             quote!({ let _ = code; #nn })
@@ -165,6 +177,20 @@ impl<'s> Cx<'s> {
                 /// The schema name of the record with `code` in this block.
                 pub fn record_name(code: #u32_) -> #opt<#s> {
                     #record_name_body
+                }
+
+                /// Decodes one record of this block into its type and drops it, as
+                /// [`Record::decode`] would decode it (warnings included) but without
+                /// building a [`Record`]: true when the schema names the record's code.
+                ///
+                /// # Errors
+                ///
+                /// When the record lacks a required operand or a value does not fit its field.
+                pub fn check(
+                    record: &#rt::Record<'_, '_>,
+                    ctx: &mut dyn #rt::decode::DecodeContext,
+                ) -> #rt::Result<::core::primitive::bool> {
+                    #check_body
                 }
             }
         }
@@ -405,8 +431,7 @@ impl<'s> Cx<'s> {
             any_name_arms.push(quote!(AnyRecord::#var(r) => r.name()));
             any_display_arms.push(quote!(AnyRecord::#var(r) => ::core::fmt::Display::fmt(r, f)));
             any_unknown_arms.push(quote!(AnyRecord::#var(#m::Record::Unknown(_)) => true));
-            check_arms.push(quote!(#id => #m::Record::decode(record, ctx)
-                .map(|r| !::core::matches!(r, #m::Record::Unknown(_)))));
+            check_arms.push(quote!(#id => #m::check(record, ctx)));
         }
         let (name_body, record_body, strategy_body) = if dispatched.is_empty() {
             (
