@@ -163,8 +163,8 @@ fn counted_arrays_value_type_arrays_and_groups() {
     // 2 types, 3 colors, then value-type args: 1 (-> 9), 0 (-> 10, forward: type 4), 2 (-> 8)
     let r = body(4, vec![2, 11, 12, 3, 0, 1, 7, 1, 0, 4, 2], &mut ctx);
     let body_block::Record::Lists(l) = r else { panic!("{r:?}") };
-    assert_eq!(l.types, vec![TypeId(11), TypeId(12)]);
-    assert_eq!(l.colors, vec![Color::Red, Color::Green, Color::Blue]);
+    assert_eq!(l.types.as_slice(), [TypeId(11), TypeId(12)]);
+    assert_eq!(l.colors.as_slice(), [Color::Red, Color::Green, Color::Blue]);
     let ids: Vec<(u32, Option<u32>)> = l.args.iter().map(|a| (a.id.0, a.ty.map(|t| t.0))).collect();
     assert_eq!(ids, vec![(9, None), (10, Some(4)), (8, None)]);
     // a count beyond the operands is an error
@@ -288,7 +288,7 @@ fn unknown_codes_and_extra_operands_are_kept_with_warnings() {
     assert_eq!((raw.code, raw.ops.as_slice()), (99, &[1u64, 2][..]));
     let r = body(8, vec![1, 2, 3], &mut ctx);
     let body_block::Record::WordList(w) = r else { panic!("{r:?}") };
-    assert_eq!(w.words, vec![1, 2, 3]);
+    assert_eq!(w.words.as_slice(), [1, 2, 3]);
     let r = body(1, vec![1, 2, 3, 0, 0, 77, 88], &mut ctx);
     let body_block::Record::Numbers(n) = r else { panic!("{r:?}") };
     assert_eq!(n.extra_operands, vec![77, 88]);
@@ -322,7 +322,10 @@ fn fields_present_only_when_an_earlier_flag_says_so() {
     assert_eq!(c.cc.conv, 8);
     assert_eq!((c.fmf, c.function_type), (Some(0x1f), Some(TypeId(12))));
     assert_eq!(c.callee, ValueRef { id: ValueId(46), ty: None });
-    assert_eq!(c.args, vec![ValueRef { id: ValueId(48), ty: None }, ValueRef { id: ValueId(43), ty: None }]);
+    assert_eq!(
+        c.args.as_slice(),
+        [ValueRef { id: ValueId(48), ty: None }, ValueRef { id: ValueId(43), ty: None }]
+    );
     // neither flag: the callee comes right after the flag word
     let r = body(9, vec![3, 1, 4], &mut ctx);
     let body_block::Record::Call(c) = r else { panic!("{r:?}") };

@@ -18,6 +18,9 @@ pub struct ValueId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TypeId(pub u32);
 
+/// The elements of an array field: up to four are kept inline, without an allocation.
+pub type Array<T> = smallvec::SmallVec<[T; 4]>;
+
 /// A value operand that may be a forward reference: then its type follows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ValueRef {
@@ -643,8 +646,8 @@ impl<'r, 'a> Operands<'r, 'a> {
     }
 
     /// Elements read with `read` until the operands run out.
-    pub fn array<T>(&mut self, mut read: impl FnMut(&mut Self) -> Result<T>) -> Result<Vec<T>> {
-        let mut out = Vec::with_capacity(self.remaining());
+    pub fn array<T>(&mut self, mut read: impl FnMut(&mut Self) -> Result<T>) -> Result<Array<T>> {
+        let mut out = Array::with_capacity(self.remaining());
         while !self.is_exhausted() {
             out.push(read(self)?);
         }
@@ -657,8 +660,8 @@ impl<'r, 'a> Operands<'r, 'a> {
         &mut self,
         min_ops: usize,
         mut read: impl FnMut(&mut Self) -> Result<T>,
-    ) -> Result<Vec<T>> {
-        let mut out = Vec::new();
+    ) -> Result<Array<T>> {
+        let mut out = Array::new();
         while self.remaining() >= min_ops.max(1) {
             out.push(read(self)?);
         }
@@ -671,7 +674,7 @@ impl<'r, 'a> Operands<'r, 'a> {
         field: &'static str,
         count: u64,
         mut read: impl FnMut(&mut Self) -> Result<T>,
-    ) -> Result<Vec<T>> {
+    ) -> Result<Array<T>> {
         if count > self.remaining() as u64 {
             return Err(self.error(field, FieldProblem::Missing { operands: self.ops.len() }));
         }
@@ -704,9 +707,9 @@ impl<'r, 'a> Operands<'r, 'a> {
     /// parameters (the context knows, from the function type), then value-type pairs for
     /// the variadic rest. When the parameter count is unknown, every argument is read as a
     /// value-type pair.
-    pub fn call_args(&mut self, field: &'static str, ctx: &dyn DecodeContext) -> Result<Vec<ValueRef>> {
+    pub fn call_args(&mut self, field: &'static str, ctx: &dyn DecodeContext) -> Result<Array<ValueRef>> {
         let fixed = ctx.call_params().unwrap_or(0) as usize;
-        let mut out = Vec::with_capacity(self.remaining());
+        let mut out = Array::with_capacity(self.remaining());
         for _ in 0..fixed {
             if self.is_exhausted() {
                 break;
@@ -724,7 +727,7 @@ impl<'r, 'a> Operands<'r, 'a> {
         &mut self,
         field: &'static str,
         mut read: impl FnMut(&mut Self) -> Result<T>,
-    ) -> Result<Vec<T>> {
+    ) -> Result<Array<T>> {
         let count = self.raw(field)?;
         // Each element takes at least one operand: a larger count cannot be satisfied.
         if count > self.remaining() as u64 {
@@ -738,8 +741,8 @@ impl<'r, 'a> Operands<'r, 'a> {
         &mut self,
         field: &'static str,
         ctx: &dyn DecodeContext,
-    ) -> Result<Vec<G>> {
-        let mut out = Vec::new();
+    ) -> Result<Array<G>> {
+        let mut out = Array::new();
         while !self.is_exhausted() {
             out.push(G::read(self, field, ctx)?);
         }

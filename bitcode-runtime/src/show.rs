@@ -102,7 +102,13 @@ impl<T: ShowField> ShowField for Option<T> {
     }
 }
 
-impl<T: ShowField> ShowField for Vec<T> {
+impl<T: ShowField, const N: usize> ShowField for smallvec::SmallVec<[T; N]> {
+    fn show(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.as_slice().show(f)
+    }
+}
+
+impl<T: ShowField> ShowField for [T] {
     fn show(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("[")?;
         for (i, v) in self.iter().enumerate() {
@@ -112,6 +118,12 @@ impl<T: ShowField> ShowField for Vec<T> {
             v.show(f)?;
         }
         f.write_str("]")
+    }
+}
+
+impl<T: ShowField> ShowField for Vec<T> {
+    fn show(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.as_slice().show(f)
     }
 }
 

@@ -34,18 +34,16 @@ impl<'s> Cx<'s> {
                 quote!(&'a [#u])
             }
             RKind::Array(e) | RKind::CountedArray(e) | RKind::CountedBy(e, _) => {
-                let (v, t) = (vec(), self.type_of(e, scope));
-                quote!(#v<#t>)
+                let t = self.type_of(e, scope);
+                quote!(#rt::decode::Array<#t>)
             }
             RKind::ConstantRange(_) => quote!(#rt::decode::ConstantRange),
             RKind::CallArgs => {
-                let v = vec();
-                quote!(#v<#rt::decode::ValueRef>)
+                quote!(#rt::decode::Array<#rt::decode::ValueRef>)
             }
             RKind::Group(g) => {
-                let v = vec();
                 let t = self.group_type(*g, scope, quote!('a));
-                quote!(#v<#t>)
+                quote!(#rt::decode::Array<#t>)
             }
             RKind::Struct(st) => self.struct_type(*st, scope, quote!('a)),
             RKind::Raw => prim("u64"),

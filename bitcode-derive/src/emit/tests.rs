@@ -516,8 +516,8 @@ fn record_fields_are_typed_and_read_one_call_each() {
         ("j", "CallingConv".into()),
         ("k", ":: core :: primitive :: u64".into()),
         ("l", "& 'a [:: core :: primitive :: u8]".into()),
-        ("m", format!(":: std :: vec :: Vec < {rt} ValueId >")),
-        ("n", ":: std :: vec :: Vec < :: core :: primitive :: u32 >".into()),
+        ("m", format!("{rt} Array < {rt} ValueId >")),
+        ("n", format!("{rt} Array < :: core :: primitive :: u32 >")),
     ];
     let want: Vec<(String, String)> = want.into_iter().map(|(a, b)| (a.to_string(), b)).collect();
     assert_eq!(fields(every), want, "an array takes the rest: no extra_operands");
@@ -567,12 +567,12 @@ fn record_fields_are_typed_and_read_one_call_each() {
 
     // An array of blobs would repeat forever: its elements are read raw.
     let raw = strukt(m, "RawArray");
-    assert_eq!(fields(raw)[0].1, ":: std :: vec :: Vec < :: core :: primitive :: u64 >");
+    assert_eq!(fields(raw)[0].1, ":: bitcode_runtime :: decode :: Array < :: core :: primitive :: u64 >");
     assert!(impls_of(m, "RawArray").contains("ops . array (| ops | ops . raw (\"stuff\"))"));
 
     let attrs = impls_of(m, "Attrs");
     assert!(attrs.contains("ops . groups :: < Attribute < '_ > > (\"attrs\" , & * ctx) ?"), "{attrs}");
-    assert_eq!(fields(strukt(m, "Attrs"))[1].1, ":: std :: vec :: Vec < Attribute < 'a > >");
+    assert_eq!(fields(strukt(m, "Attrs"))[1].1, ":: bitcode_runtime :: decode :: Array < Attribute < 'a > >");
     assert!(impls_of(m, "Operands").contains("ops . groups :: < Operand > (\"ops\" , & * ctx) ?"));
 }
 

@@ -4,7 +4,7 @@ mod every_kind {
     bitcode::schema!("tests/schemas/every_kind.toml");
 }
 
-use bitcode::runtime::decode::{Align, BasicContext, Bytes, Strategy, TypeId, ValueId, ValueRef};
+use bitcode::runtime::decode::{Align, Array, BasicContext, Bytes, Strategy, TypeId, ValueId, ValueRef};
 use bitcode::runtime::writer::StreamWriter;
 use bitcode::{Bitstream, Entry};
 use every_kind::{body_block, header_block, AnyRecord, Attr, Color, Mode, Shape, Style};
@@ -51,7 +51,7 @@ fn body(r: &body_block::Record<'_>) -> String {
             format!("{v:?}")
         }
         body_block::Record::Lists(l) => {
-            let _: (&Vec<TypeId>, &Vec<Color>, &Vec<ValueRef>) = (&l.types, &l.colors, &l.args);
+            let _: (&Array<TypeId>, &Array<Color>, &Array<ValueRef>) = (&l.types, &l.colors, &l.args);
             format!("{l:?}")
         }
         body_block::Record::Attrs(a) => a
@@ -75,19 +75,19 @@ fn body(r: &body_block::Record<'_>) -> String {
             format!("{e:?}")
         }
         body_block::Record::WordList(w) => {
-            let _: &Vec<u32> = &w.words;
+            let _: &Array<u32> = &w.words;
             format!("{w:?}")
         }
         body_block::Record::Call(c) => {
-            let _: (Option<u8>, Option<TypeId>, &Vec<ValueRef>) = (c.fmf, c.function_type, &c.args);
+            let _: (Option<u8>, Option<TypeId>, &Array<ValueRef>) = (c.fmf, c.function_type, &c.args);
             format!("{c:?}")
         }
         body_block::Record::Switch(s) => {
-            let _: &Vec<every_kind::Case> = &s.cases;
+            let _: &Array<every_kind::Case> = &s.cases;
             format!("{s:?}")
         }
         body_block::Record::Phi(p) => {
-            let _: (&Vec<every_kind::Incoming>, Option<u8>) = (&p.incoming, p.flags);
+            let _: (&Array<every_kind::Incoming>, Option<u8>) = (&p.incoming, p.flags);
             format!("{p:?}")
         }
         body_block::Record::Named(n) => {

@@ -16,7 +16,7 @@ fn main() {
         crate_: 3,
         r#gen: 4,
         a_b: 5,
-        r#fn: vec![Fn::Move { r#ref: 6, super_: 7 }],
+        r#fn: [Fn::Move { r#ref: 6, super_: 7 }].into_iter().collect(),
     };
     assert_eq!(r.r#type, TypeId(1));
     assert_eq!(r.r#match.to_string(), "loop");
