@@ -7,6 +7,8 @@
 //! storage from the obsolete dllimport/dllexport linkages, default visibility and DLL
 //! storage for local linkage, dso_local implied by linkage and visibility.
 
+use std::borrow::Cow;
+
 use bitcode_runtime::{Bitstream, Result};
 
 use super::ir::{module_block, strtab_block, value_symtab_block};
@@ -96,6 +98,14 @@ pub fn display_bytes(bytes: &[u8]) -> String {
             }
             out
         }
+    }
+}
+
+/// [`display_bytes`] of a name, borrowed when the name is UTF-8.
+fn shown_name(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(display_bytes(bytes)),
     }
 }
 
@@ -370,8 +380,36 @@ impl ModuleState {
                 slot += 1;
             }
         }
-        // The shown name is built once per symbol, not once per comparison.
-        symbols.sort_by_cached_key(|s| (s.kind.as_str(), s.display_name()));
-        symbols
+        // Sorted by kind and shown name. The kinds' derived order is their spellings'
+        // (alphabetical); the keys borrow the names (only a name that is not UTF-8 is
+        // escaped into a string of its own), so the sort copies no name.
+        let mut keyed: Vec<(SymbolKind, Cow<'_, str>, usize)> =
+            symbols.iter().enumerate().map(|(i, s)| (s.kind, shown_name(&s.name), i)).collect();
+        keyed.sort_unstable();
+        let order: Vec<usize> = keyed.into_iter().map(|(_, _, i)| i).collect();
+        let mut slots: Vec<Option<Symbol>> = symbols.into_iter().map(Some).collect();
+        order.into_iter().filter_map(|i| slots.get_mut(i).and_then(Option::take)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_sort_as_their_spellings() {
+        let mut kinds = [SymbolKind::Ifunc, SymbolKind::Global, SymbolKind::Function, SymbolKind::Alias];
+        let mut spellings = kinds.map(SymbolKind::as_str);
+        kinds.sort();
+        spellings.sort();
+        assert_eq!(kinds.map(SymbolKind::as_str), spellings);
+    }
+
+    #[test]
+    fn shown_names_borrow_utf8_and_escape_the_rest() {
+        assert!(matches!(shown_name("main.λ".as_bytes()), Cow::Borrowed("main.λ")));
+        let escaped = shown_name(b"a\xff\"\\b");
+        assert!(matches!(&escaped, Cow::Owned(_)));
+        assert_eq!(escaped, "a\\FF\\22\\\\b");
     }
 }
