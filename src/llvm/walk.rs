@@ -188,9 +188,8 @@ impl<'a> Walker<'a> {
     // being copied out and back (a record is about 50 bytes): 6% of a typed check.
     #[inline(always)]
     pub fn next_event(&mut self) -> Result<Option<WalkerEvent<'_, 'a>>> {
-        if let Some((problem, bit_offset, code)) = self.invalid.take() {
-            let err = Error::new(ErrorKind::Invalid(problem), bit_offset).with_record_code(code);
-            return Err(self.cursor.with_block_path(err));
+        if self.invalid.is_some() {
+            return Err(self.invalid_error());
         }
         self.hand_out_pending()?;
         if self.stop_depth.is_some_and(|depth| self.cursor.depth() < depth) {
@@ -241,6 +240,14 @@ impl<'a> Walker<'a> {
                 WalkerEvent::Record { block, record, ctx: &mut self.context }
             }
         }))
+    }
+
+    /// The error for the invalid record given last (see [`Walker::next_event`]).
+    #[cold]
+    fn invalid_error(&mut self) -> Error {
+        let (problem, bit_offset, code) = self.invalid.take().unwrap_or_default();
+        let err = Error::new(ErrorKind::Invalid(problem), bit_offset).with_record_code(code);
+        self.cursor.with_block_path(err)
     }
 
     /// Skips the rest of the innermost block (e.g. a function body) by its length.
