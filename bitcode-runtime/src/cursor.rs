@@ -481,7 +481,7 @@ fn read_unabbreviated_ops(r: &mut BitReader<'_>, ops: &mut Vec<u64>, limits: &Li
     let count_start = r.position();
     let count = r.read_vbr(6)?;
     let claimed = Count { what: "record operands", count, min_bits: 6, already: 0 };
-    check_count(r, claimed, count_start, max_operands(limits, 0))?;
+    check_count(r, claimed, count_start, limits)?;
     ops.reserve(count as usize);
     for _ in 0..count {
         ops.push(r.read_vbr(6)?);
@@ -535,7 +535,7 @@ fn read_abbreviated_ops<'a>(
                 let count = r.read_vbr(6)?;
                 let claimed =
                     Count { what: "array elements", count, min_bits: e.min_bits(), already: ops.len() };
-                check_count(r, claimed, count_start, max_operands(limits, ops.len()))?;
+                check_count(r, claimed, count_start, limits)?;
                 read_array(r, e, count, ops)?;
             }
             AbbrevOp::Blob => blob = Some(read_blob(r, limits)?),
@@ -620,10 +620,11 @@ struct Count {
     already: usize,
 }
 
-/// Checks a claimed count before anything is reserved for it: against `max` (what the
-/// record's operand limit leaves, see [`max_operands`]) and against the bits left.
+/// Checks a claimed count before anything is reserved for it: against what the record's
+/// operand limit leaves (see [`max_operands`]) and against the bits left.
 #[inline(always)]
-fn check_count(r: &BitReader<'_>, c: Count, at: u64, max: u64) -> Result<()> {
+fn check_count(r: &BitReader<'_>, c: Count, at: u64, limits: &Limits) -> Result<()> {
+    let max = max_operands(limits, c.already);
     if c.count > max || c.count.saturating_mul(c.min_bits) > r.bits_left() {
         return Err(count_error(r, c, at, max));
     }
