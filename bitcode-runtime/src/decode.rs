@@ -646,6 +646,7 @@ impl<'r, 'a> Operands<'r, 'a> {
     }
 
     /// Elements read with `read` until the operands run out.
+    #[inline]
     pub fn array<T>(&mut self, mut read: impl FnMut(&mut Self) -> Result<T>) -> Result<Array<T>> {
         let mut out = Array::with_capacity(self.remaining());
         while !self.is_exhausted() {
@@ -656,6 +657,7 @@ impl<'r, 'a> Operands<'r, 'a> {
 
     /// Elements read with `read` while at least `min_ops` operands remain (a whole element):
     /// fields after the array read what is left.
+    #[inline]
     pub fn array_whole<T>(
         &mut self,
         min_ops: usize,
@@ -757,6 +759,7 @@ impl<'r, 'a> Operands<'r, 'a> {
 
     /// Picks the layout for `version` among half-open ranges `[start, end)`; returns its
     /// index.
+    #[inline]
     pub fn layout(&self, version: u64, ranges: &[(u64, u64)]) -> Result<usize> {
         ranges
             .iter()
