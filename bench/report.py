@@ -4,13 +4,17 @@
 Reads (paths relative to the repository root, or --criterion / --results):
   target/criterion/speed-records.json            bytes and record counts per file (benches/speed.rs)
   target/criterion/<group>/<bench>/new/estimates.json   criterion's estimates (median used)
+  target/criterion/speed-paired.json             the in-process ratios, round by round (benches/speed.rs)
   target/bench-results/hyperfine-<group>.json    whole-process times (hyperfine --export-json)
   target/bench-results/rss-<group>.txt           /usr/bin/time -v of `bcdump --check FILE`
   target/bench-results/macro.txt                 expansion report and facade build time
   target/bench-results/machine.txt               date, commit, CPU, tool versions
 
 Every figure compared with a target is a ratio of two measurements of the same run (same
-machine, same minutes), never an absolute time. Python 3 standard library only.
+machine, same minutes), never an absolute time. For the in-process targets it is the median
+of the paired rounds' ratios when the bench wrote them (each round times every measurement
+once, so a noisy minute moves a few rounds); the ratio of criterion's medians, each from its
+own window of seconds, is shown beside it. Python 3 standard library only.
 """
 
 import argparse
@@ -92,7 +96,7 @@ def ratio(a, b):
     return a / b if a is not None and b else None
 
 
-def report_file(entry, criterion_dir, results_dir, out):
+def report_file(entry, criterion_dir, results_dir, paired, out):
     group = entry["group"]
     size = entry["bytes"]
     records = entry["raw_walk"]["records"]
@@ -155,12 +159,22 @@ def report_file(entry, criterion_dir, results_dir, out):
         "check_vs_parallel": ratio(times["typed_check"], times["typed_check_parallel"]),
         "rss_over_file": (rss - size) / MIB if rss is not None else None,
     }
-    out.append("| ratio | value | target | |")
-    out.append("| --- | ---: | ---: | --- |")
+    # The paired rounds' medians replace the ratios of criterion's medians where measured.
+    from_criterion = dict(values)
+    rounds = (paired or {}).get(group, {})
+    for key in rounds:
+        if key in values and rounds[key].get("median") is not None:
+            values[key] = rounds[key]["median"]
+    out.append("| ratio | value | paired rounds: q1-q3 (rounds) | from criterion's medians | target | |")
+    out.append("| --- | ---: | --- | ---: | ---: | --- |")
     for key, label, op, target in TARGETS:
         v = values[key]
-        out.append("| %s | %s | %s %g | %s |" % (label, fmt(v, ".2f"), "≥" if op == ">=" else "≤", target,
-                                                verdict(v, op, target)))
+        r = rounds.get(key)
+        spread = "%.2f-%.2f (%d)" % (r["q1"], r["q3"], r["rounds"]) if r else "-"
+        shown = fmt(from_criterion[key], ".2f") if r else "-"
+        out.append("| %s | %s | %s | %s | %s %g | %s |" % (label, fmt(v, ".2f"), spread, shown,
+                                                          "≥" if op == ">=" else "≤", target,
+                                                          verdict(v, op, target)))
     if rss is not None:
         notes.append("peak RSS of `bcdump --check`: %.1f MiB (the file, read whole, is %.1f MiB of it)"
                      % (rss / MIB, size / MIB))
@@ -184,13 +198,14 @@ def main():
     if not side:
         sys.exit("report.py: %s/speed-records.json is missing: run `cargo bench --bench speed` (bench/run.sh)"
                  % args.criterion)
+    paired = load_json(os.path.join(args.criterion, "speed-paired.json"))
     out = []
     summary = []
     machine = read_text(os.path.join(args.results, "machine.txt"))
     if machine:
         out.extend(["```text", machine, "```", ""])
     for entry in side["files"]:
-        values = report_file(entry, args.criterion, args.results, out)
+        values = report_file(entry, args.criterion, args.results, paired, out)
         summary.append((entry["group"], values))
 
     if len(summary) > 1:

@@ -11,7 +11,8 @@
 #   bench/run.sh --macro         do them even with --quick
 #
 # Results go to target/bench-results/ (hyperfine JSON, time -v output, macro.txt, report.md)
-# and target/criterion/ (criterion's estimates, speed-records.json).
+# and target/criterion/ (criterion's estimates, speed-records.json, speed-paired.json: the
+# in-process ratios round by round, BENCH_PAIRED_ROUNDS of them, 21 by default, 5 with --quick).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -91,8 +92,13 @@ done
 # --- criterion --------------------------------------------------------------------------
 echo "run.sh: cargo bench --bench speed" >&2
 criterion_args=()
-if [ "$quick" = 1 ]; then criterion_args=(-- --warm-up-time 0.5 --measurement-time 1); fi
-BENCH_FILES="$files" cargo bench --bench speed "${criterion_args[@]}"
+paired_rounds="${BENCH_PAIRED_ROUNDS:-21}"
+if [ "$quick" = 1 ]; then
+  criterion_args=(-- --warm-up-time 0.5 --measurement-time 1)
+  paired_rounds="${BENCH_PAIRED_ROUNDS:-5}"
+fi
+rm -f "$target/criterion/speed-paired.json"
+BENCH_FILES="$files" BENCH_PAIRED_ROUNDS="$paired_rounds" cargo bench --bench speed "${criterion_args[@]}"
 
 # --- macro figures ----------------------------------------------------------------------
 if [ "$macro" = 1 ]; then

@@ -17,14 +17,22 @@
 //! `../shared/corpus`. Before measuring, every file is read once by each reader and the
 //! counts are compared; they are written to `<criterion dir>/speed-records.json` for
 //! `bench/report.py`.
+//!
+//! Before criterion, a paired pass measures the targets' ratios round by round: each round
+//! times every measurement once, the raw walk first and last, and takes each ratio within
+//! the round (against the mean of the two raw walks). A neighbour that wakes up for a few
+//! seconds then moves a few rounds, not a whole criterion window: the median of the
+//! rounds' ratios is the figure compared with a target. Written to
+//! `<criterion dir>/speed-paired.json`; `BENCH_PAIRED_ROUNDS` sets the rounds (21; 0 skips
+//! the pass).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bitcode::llvm::{check_stream, check_stream_parallel, CheckReport};
 use bitcode::{Entry, Input, Magic};
-use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
+use criterion::{Criterion, SamplingMode, Throughput};
 use llvm_bitcode::bitcode::{Payload, RecordIter, Signature};
 use llvm_bitcode::read::{BlockItem, BlockIter, Error as LbError};
 use llvm_bitcode::BitStreamReader;
@@ -313,15 +321,89 @@ fn write_side_file(prepared: &[Prepared]) {
     }
 }
 
-fn speed(c: &mut Criterion) {
+/// The seconds `run` takes, its result kept from the optimiser.
+fn seconds<T>(run: impl FnOnce() -> T) -> f64 {
+    let start = Instant::now();
+    black_box(run());
+    start.elapsed().as_secs_f64()
+}
+
+/// The median and quartiles of `values` (sorted here), as JSON.
+fn spread(values: &mut [f64]) -> Value {
+    values.sort_by(f64::total_cmp);
+    let at = |q: f64| values.get(((values.len() - 1) as f64 * q).round() as usize).copied();
+    json!({ "median": at(0.5), "q1": at(0.25), "q3": at(0.75), "rounds": values.len() })
+}
+
+/// The targets' ratios of one file, round by round (see the crate doc): `walk_vs_llvm_bitcode`
+/// is the time of llvm-bitcode over the raw walk's (the same records, so the records/s
+/// ratio); the others are the time of the first over the second.
+fn paired_ratios(p: &Prepared, rounds: usize) -> Value {
+    let bytes = p.bytes.as_slice();
+    let mut ratios: [(&str, Vec<f64>); 4] = [
+        ("walk_vs_llvm_bitcode", Vec::new()),
+        ("check_vs_walk", Vec::new()),
+        ("symbols_vs_walk", Vec::new()),
+        ("check_vs_parallel", Vec::new()),
+    ];
+    let [(_, lb_ratios), (_, check_ratios), (_, symbols_ratios), (_, parallel_ratios)] = &mut ratios;
+    // Round 0 warms up (caches, rayon's threads) and is not counted.
+    for round in 0..=rounds {
+        let first_raw = seconds(|| raw_walk(bytes));
+        let lb_time = p.llvm_bitcode.is_ok().then(|| seconds(|| llvm_bitcode_walk(bytes)));
+        let check_time = p.check.is_ok().then(|| seconds(|| typed_check(bytes, check_stream)));
+        let parallel_time = matches!(p.parallel_matches, Ok(true))
+            .then(|| seconds(|| typed_check(bytes, check_stream_parallel)));
+        let symbols_time = p.symbols.is_ok().then(|| seconds(|| symbols(bytes)));
+        let raw = (first_raw + seconds(|| raw_walk(bytes))) / 2.0;
+        if round == 0 {
+            continue;
+        }
+        lb_ratios.extend(lb_time.map(|t| t / raw));
+        check_ratios.extend(check_time.map(|t| t / raw));
+        symbols_ratios.extend(symbols_time.map(|t| t / raw));
+        if let (Some(c), Some(par)) = (check_time, parallel_time) {
+            parallel_ratios.push(c / par);
+        }
+    }
+    let mut out = serde_json::Map::new();
+    for (key, values) in &mut ratios {
+        if !values.is_empty() {
+            out.insert((*key).to_string(), spread(values));
+        }
+    }
+    Value::Object(out)
+}
+
+/// The paired pass over every file, written beside the record counts (printed only, when
+/// not benching).
+fn write_paired_ratios(prepared: &[Prepared], rounds: usize, benching: bool) {
+    let mut files = serde_json::Map::new();
+    for p in prepared {
+        eprintln!("speed: paired ratios, {} ({rounds} rounds)", p.group);
+        files.insert(p.group.clone(), paired_ratios(p, rounds));
+    }
+    if !benching {
+        eprintln!("speed: {}", Value::Object(files));
+        return;
+    }
+    let path = criterion_dir().join("speed-paired.json");
+    if let Err(e) = std::fs::write(&path, Value::Object(files).to_string()) {
+        eprintln!("speed: cannot write {}: {e}", path.display());
+    }
+}
+
+fn prepare() -> Vec<Prepared> {
     let prepared: Vec<Prepared> = input_files().into_iter().filter_map(Prepared::new).collect();
     if prepared.is_empty() {
         eprintln!("speed: no input files (run bench/make-inputs.sh, or set BENCH_FILES=path1:path2)");
-        return;
     }
     write_side_file(&prepared);
+    prepared
+}
 
-    for p in &prepared {
+fn speed(c: &mut Criterion, prepared: &[Prepared]) {
+    for p in prepared {
         let bytes = p.bytes.as_slice();
         let mut group = c.benchmark_group(&p.group);
         // Whole files take milliseconds to a second each: one iteration per sample.
@@ -360,9 +442,20 @@ fn config() -> Criterion {
         .nresamples(20_000)
 }
 
-criterion_group! {
-    name = benches;
-    config = config();
-    targets = speed
+fn main() {
+    let prepared = prepare();
+    // `cargo bench` passes --bench; run another way (`cargo test --benches`), one round
+    // checks that the pass works, and its figures are printed, not kept.
+    let benching = std::env::args().any(|a| a == "--bench");
+    let rounds = match std::env::var("BENCH_PAIRED_ROUNDS") {
+        Ok(n) => n.parse().unwrap_or(21),
+        Err(_) if benching => 21,
+        Err(_) => 1,
+    };
+    if rounds > 0 && !prepared.is_empty() {
+        write_paired_ratios(&prepared, rounds, benching);
+    }
+    let mut criterion = config().configure_from_args();
+    speed(&mut criterion, &prepared);
+    criterion.final_summary();
 }
-criterion_main!(benches);
