@@ -52,7 +52,8 @@ pub enum AbbrevOp {
 /// A checked abbreviation: the record code's operand first, then the record's operands.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Abbrev {
-    ops: Box<[AbbrevOp]>,
+    /// Shared: cursors are cloned for each block read apart, abbreviations with them.
+    ops: std::sync::Arc<[AbbrevOp]>,
 }
 
 impl Abbrev {
@@ -87,7 +88,7 @@ impl Abbrev {
                 _ => {}
             }
         }
-        Ok(Abbrev { ops: ops.into_boxed_slice() })
+        Ok(Abbrev { ops: ops.into() })
     }
 
     /// The operands, the record code's first.
@@ -178,7 +179,7 @@ impl Abbrev {
         if ops.is_empty() {
             return Err(invalid(AbbrevProblem::NoOperands, start));
         }
-        Ok(Abbrev { ops: ops.into_boxed_slice() })
+        Ok(Abbrev { ops: ops.into() })
     }
 
     /// How many operands this abbreviation has on the wire (an array counts twice).

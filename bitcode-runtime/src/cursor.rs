@@ -128,7 +128,7 @@ impl Scope {
 /// A cursor is cheap to clone (the BLOCKINFO contents are shared): a clone taken right
 /// after a block starts reads that block on its own, e.g. on another thread, while the
 /// original skips it with [`Cursor::skip_block`].
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Cursor<'a> {
     reader: BitReader<'a>,
     /// Where the reader's bit 0 lies in the caller's input.
@@ -142,6 +142,24 @@ pub struct Cursor<'a> {
     limits: Limits,
     /// Records read so far (for [`Limits::max_records`]).
     records: u64,
+}
+
+impl Clone for Cursor<'_> {
+    /// A cursor at the same place, with the same scopes, BLOCKINFO and limits; the
+    /// operands of the record read last, which borrow the cursor, are not copied.
+    fn clone(&self) -> Self {
+        Cursor {
+            reader: self.reader.clone(),
+            base_bit: self.base_bit,
+            scopes: self.scopes.clone(),
+            blockinfo: Arc::clone(&self.blockinfo),
+            blockinfo_builder: self.blockinfo_builder.clone(),
+            ops: Vec::with_capacity(self.ops.capacity()),
+            entry_start: self.entry_start,
+            limits: self.limits,
+            records: self.records,
+        }
+    }
 }
 
 impl<'a> Cursor<'a> {
@@ -210,6 +228,13 @@ impl<'a> Cursor<'a> {
     /// What the last BLOCKINFO block declared (names and abbreviations by block id).
     pub fn block_info(&self) -> &BlockInfoStore {
         &self.blockinfo
+    }
+
+    /// What the last BLOCKINFO block declared, shared: cheap to keep, and
+    /// [`Arc::ptr_eq`] tells whether two cursors (a clone and its original, say) read
+    /// later blocks with the same BLOCKINFO.
+    pub fn shared_block_info(&self) -> Arc<BlockInfoStore> {
+        Arc::clone(&self.blockinfo)
     }
 
     /// Adds the block path and the caller's offset to an error from the reader.

@@ -6,7 +6,11 @@
 //! walkers of their own, each reading one block with a copy of the numbering as it was
 //! when the block started ([`Walker::next_event_deferring`]).
 
-use bitcode_runtime::{Bitstream, BlockHeader, Cursor, Entry, Error, ErrorKind, Record, Result};
+use std::sync::Arc;
+
+use bitcode_runtime::{
+    Bitstream, BlockHeader, BlockInfoStore, Cursor, Entry, Error, ErrorKind, Record, Result,
+};
 
 use super::{LlvmContext, ValueNumbering};
 
@@ -59,9 +63,9 @@ pub struct Walker<'a> {
     /// function type...), with the record's bit offset and code: the walk ends with this
     /// error at the next call.
     invalid: Option<(String, u64, u32)>,
-    /// For a walker of a handed-out block: the numbering and the cursor (with its
-    /// BLOCKINFO) that the walk that handed it out read on with, having skipped the block.
-    skipped_state: Option<Box<(ValueNumbering, Cursor<'a>)>>,
+    /// For a walker of a handed-out block: the numbering and the BLOCKINFO that the walk
+    /// that handed it out read on with, having skipped the block.
+    skipped_state: Option<Box<(ValueNumbering, Arc<BlockInfoStore>)>>,
 }
 
 /// Blocks whose records neither define values nor types, so that the rest of the module
@@ -157,7 +161,7 @@ impl<'a> Walker<'a> {
         part.stop_depth = Some(part.cursor.depth());
         part.context.warnings.clear();
         let skipped = self.skip_block();
-        part.skipped_state = Some(Box::new((self.numbering.clone(), self.cursor.clone())));
+        part.skipped_state = Some(Box::new((self.numbering.clone(), self.cursor.shared_block_info())));
         self.parts.push(part);
         skipped
     }
@@ -171,10 +175,10 @@ impl<'a> Walker<'a> {
     pub fn changed_later_blocks(&self) -> bool {
         match &self.skipped_state {
             Some(state) => {
-                let (numbering, cursor) = &**state;
-                // The stored cursor keeps its BLOCKINFO alive: a new one is elsewhere.
+                let (numbering, block_info) = &**state;
+                // The stored BLOCKINFO is kept alive: a new one is elsewhere.
                 !self.numbering.numbers_alike(numbering)
-                    || !std::ptr::eq(self.cursor.block_info(), cursor.block_info())
+                    || !std::ptr::eq(self.cursor.block_info(), Arc::as_ptr(block_info))
             }
             None => false,
         }
