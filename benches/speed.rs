@@ -340,13 +340,8 @@ fn spread(values: &mut [f64]) -> Value {
 /// ratio); the others are the time of the first over the second.
 fn paired_ratios(p: &Prepared, rounds: usize) -> Value {
     let bytes = p.bytes.as_slice();
-    let mut ratios: [(&str, Vec<f64>); 4] = [
-        ("walk_vs_llvm_bitcode", Vec::new()),
-        ("check_vs_walk", Vec::new()),
-        ("symbols_vs_walk", Vec::new()),
-        ("check_vs_parallel", Vec::new()),
-    ];
-    let [(_, lb_ratios), (_, check_ratios), (_, symbols_ratios), (_, parallel_ratios)] = &mut ratios;
+    let (mut lb_ratios, mut check_ratios, mut symbols_ratios, mut parallel_ratios) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     // Round 0 warms up (caches, rayon's threads) and is not counted.
     for round in 0..=rounds {
         let first_raw = seconds(|| raw_walk(bytes));
@@ -367,9 +362,14 @@ fn paired_ratios(p: &Prepared, rounds: usize) -> Value {
         }
     }
     let mut out = serde_json::Map::new();
-    for (key, values) in &mut ratios {
+    for (key, values) in [
+        ("walk_vs_llvm_bitcode", &mut lb_ratios),
+        ("check_vs_walk", &mut check_ratios),
+        ("symbols_vs_walk", &mut symbols_ratios),
+        ("check_vs_parallel", &mut parallel_ratios),
+    ] {
         if !values.is_empty() {
-            out.insert((*key).to_string(), spread(values));
+            out.insert(key.to_string(), spread(values));
         }
     }
     Value::Object(out)
