@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use smallvec::SmallVec;
+
 use crate::abbrev::{Abbrev, AbbrevOp, ScalarEncoding};
 use crate::bits::BitReader;
 use crate::blockinfo::{codes as blockinfo_codes, name_from_ops, BlockInfoBuilder, BlockInfoStore};
@@ -88,8 +90,9 @@ struct Scope {
     end_bit: u64,
     /// Abbreviations from BLOCKINFO, as they were when the block was entered.
     inherited: Option<Arc<[Abbrev]>>,
-    /// Abbreviations the block defined itself; their ids follow the inherited ones.
-    own: Vec<Abbrev>,
+    /// Abbreviations the block defined itself; their ids follow the inherited ones. Shared
+    /// (copied on the next definition) so that cloning a cursor allocates nothing.
+    own: Option<Arc<Vec<Abbrev>>>,
 }
 
 impl Scope {
@@ -99,14 +102,23 @@ impl Scope {
         let inherited = self.inherited.as_deref().unwrap_or(&[]);
         match inherited.get(index) {
             Some(a) => Some(a),
-            None => self.own.get(index - inherited.len()),
+            None => self.own.as_deref()?.get(index - inherited.len()),
         }
     }
 
     fn abbrev_count(&self) -> usize {
-        self.inherited.as_deref().map_or(0, <[Abbrev]>::len) + self.own.len()
+        self.inherited.as_deref().map_or(0, <[Abbrev]>::len) + self.own.as_deref().map_or(0, Vec::len)
+    }
+
+    fn define(&mut self, abbrev: Abbrev) {
+        Arc::make_mut(self.own.get_or_insert_with(Arc::default)).push(abbrev);
     }
 }
+
+/// The enclosing blocks, outermost first. LLVM IR nests four deep at most, so a stack of
+/// that many is held inline: cloning a cursor (for each block read on another thread)
+/// allocates nothing.
+type Scopes = SmallVec<[Scope; 4]>;
 
 /// Walks the entries of a bitstream (see [`crate::Bitstream::cursor`]).
 ///
@@ -133,7 +145,7 @@ pub struct Cursor<'a> {
     reader: BitReader<'a>,
     /// Where the reader's bit 0 lies in the caller's input.
     base_bit: u64,
-    scopes: Vec<Scope>,
+    scopes: Scopes,
     blockinfo: Arc<BlockInfoStore>,
     /// Present while inside a BLOCKINFO block.
     blockinfo_builder: Option<BlockInfoBuilder>,
@@ -147,6 +159,9 @@ pub struct Cursor<'a> {
 impl Clone for Cursor<'_> {
     /// A cursor at the same place, with the same scopes, BLOCKINFO and limits; the
     /// operands of the record read last, which borrow the cursor, are not copied.
+    // Nothing is allocated: the clone's operand buffer grows with the clone's own records
+    // (on the thread that reads them). Reserving the original's capacity, that of the
+    // longest record read so far, cost each block handed out 20 KiB in a large module.
     fn clone(&self) -> Self {
         Cursor {
             reader: self.reader.clone(),
@@ -154,7 +169,7 @@ impl Clone for Cursor<'_> {
             scopes: self.scopes.clone(),
             blockinfo: Arc::clone(&self.blockinfo),
             blockinfo_builder: self.blockinfo_builder.clone(),
-            ops: Vec::with_capacity(self.ops.capacity()),
+            ops: Vec::new(),
             entry_start: self.entry_start,
             limits: self.limits,
             records: self.records,
@@ -174,7 +189,7 @@ impl<'a> Cursor<'a> {
         Cursor {
             reader,
             base_bit,
-            scopes: Vec::new(),
+            scopes: Scopes::new(),
             blockinfo: Arc::default(),
             blockinfo_builder: None,
             ops: Vec::new(),
@@ -201,21 +216,25 @@ impl<'a> Cursor<'a> {
     }
 
     /// The absolute bit offset of the next entry.
+    #[inline]
     pub fn position(&self) -> u64 {
         self.base_bit + self.reader.position()
     }
 
     /// The absolute bit offset where the entry last returned started.
+    #[inline]
     pub fn entry_offset(&self) -> u64 {
         self.base_bit + self.entry_start
     }
 
     /// How many blocks enclose the cursor.
+    #[inline]
     pub fn depth(&self) -> usize {
         self.scopes.len()
     }
 
     /// The id of the innermost enclosing block.
+    #[inline]
     pub fn current_block(&self) -> Option<u32> {
         self.scopes.last().map(|s| s.block_id)
     }
@@ -384,7 +403,7 @@ impl<'a> Cursor<'a> {
             self.blockinfo_builder = Some(BlockInfoBuilder::default());
         }
         let inherited = self.blockinfo.get(id).map(|info| info.abbrevs.clone()).filter(|a| !a.is_empty());
-        self.scopes.push(Scope { block_id: id, abbrev_width, end_bit, inherited, own: Vec::new() });
+        self.scopes.push(Scope { block_id: id, abbrev_width, end_bit, inherited, own: None });
         Ok(BlockHeader { id, abbrev_width, words, bit_offset: self.base_bit + start })
     }
 
@@ -429,7 +448,7 @@ impl<'a> Cursor<'a> {
                 return Err(self.error_at(ErrorKind::BlockInfoWithoutSetBid { code: None }, start));
             }
         } else if let Some(scope) = self.scopes.last_mut() {
-            scope.own.push(abbrev);
+            scope.define(abbrev);
         }
         Ok(())
     }

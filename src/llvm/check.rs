@@ -68,17 +68,25 @@ pub fn check_stream_parallel<'a>(stream: &Bitstream<'a>) -> Result<CheckReport> 
     let (sender, receiver) = std::sync::mpsc::channel();
     rayon::scope(|scope| {
         // Small blocks (most function bodies) go to the pool in batches of about
-        // BATCH_WORDS, so that a task is worth its hand-over.
-        let mut batch: Vec<(usize, Walker<'a>)> = Vec::new();
+        // BATCH_WORDS, so that a task is worth its hand-over. The walker keeps the parts of
+        // the batch being gathered; `first` is the index of the batch's first part.
+        let mut first = 0;
         let mut batch_words = 0u64;
-        let spawn = |batch: Vec<(usize, Walker<'a>)>| {
+        let mut spawn = |walker: &mut Walker<'a>| -> Result<()> {
+            let batch = walker.take_parts()?;
+            if batch.is_empty() {
+                return Ok(());
+            }
             let sender = sender.clone();
+            let start = first;
+            first += batch.len();
             scope.spawn(move |_| {
-                for (part, walk) in batch {
+                for (offset, walk) in batch.into_iter().enumerate() {
                     // The receiver outlives the scope, so this cannot fail.
-                    let _ = sender.send((part, check_walk(walk)));
+                    let _ = sender.send((start + offset, check_walk(walk)));
                 }
             });
+            Ok(())
         };
         loop {
             let event = match walker.next_event() {
@@ -93,18 +101,10 @@ pub fn check_stream_parallel<'a>(stream: &Bitstream<'a>) -> Result<CheckReport> 
                 WalkerEvent::Deferred { header, part } => {
                     pieces.push(Piece::Part(part));
                     pieces.push(Piece::Here(CheckReport::default()));
-                    match walker.take_parts() {
-                        Ok(parts) => {
-                            // Taken at once, so the part just handed out is the only one.
-                            debug_assert_eq!(parts.len(), 1);
-                            batch.extend(parts.into_iter().map(|walk| (part, walk)));
-                            batch_words += u64::from(header.words);
-                            if batch_words >= BATCH_WORDS {
-                                spawn(std::mem::take(&mut batch));
-                                batch_words = 0;
-                            }
-                        }
-                        Err(e) => {
+                    batch_words += u64::from(header.words);
+                    if batch_words >= BATCH_WORDS {
+                        batch_words = 0;
+                        if let Err(e) = spawn(&mut walker) {
                             walk_error = Some(e);
                             break;
                         }
@@ -120,8 +120,9 @@ pub fn check_stream_parallel<'a>(stream: &Bitstream<'a>) -> Result<CheckReport> 
                 WalkerEvent::Block(_) | WalkerEvent::EndBlock(_) => {}
             }
         }
-        if !batch.is_empty() {
-            spawn(batch);
+        // The parts handed out last (a walk that failed may leave one pending).
+        if let Err(e) = spawn(&mut walker) {
+            walk_error.get_or_insert(e);
         }
     });
     drop(sender);

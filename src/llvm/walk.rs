@@ -65,7 +65,7 @@ pub struct Walker<'a> {
     invalid: Option<(String, u64, u32)>,
     /// For a walker of a handed-out block: the numbering and the BLOCKINFO that the walk
     /// that handed it out read on with, having skipped the block.
-    skipped_state: Option<Box<(ValueNumbering, Arc<BlockInfoStore>)>>,
+    skipped_state: Option<(ValueNumbering, Arc<BlockInfoStore>)>,
 }
 
 /// Blocks whose records neither define values nor types, so that the rest of the module
@@ -154,14 +154,26 @@ impl<'a> Walker<'a> {
     #[cold]
     fn hand_out(&mut self) -> Result<()> {
         self.pending = false;
-        let parts = std::mem::take(&mut self.parts);
-        let mut part = self.clone();
-        self.parts = parts;
-        part.deferring = false;
-        part.stop_depth = Some(part.cursor.depth());
-        part.context.warnings.clear();
+        // Nothing here allocates (the cursor's scopes are inline, its abbreviations and
+        // the numbering's tables shared): a part is made on this thread and dropped on the
+        // one that reads it, and memory freed on another thread than the one that
+        // allocated it costs the allocator a lock.
+        let mut part = Walker {
+            cursor: self.cursor.clone(),
+            numbering: self.numbering.clone(),
+            // Every record sets the context's fields before it is decoded.
+            context: LlvmContext::default(),
+            summary_version: self.summary_version,
+            stop_depth: Some(self.cursor.depth()),
+            deferring: false,
+            parts: Vec::new(),
+            handed_out: 0,
+            pending: false,
+            invalid: None,
+            skipped_state: None,
+        };
         let skipped = self.skip_block();
-        part.skipped_state = Some(Box::new((self.numbering.clone(), self.cursor.shared_block_info())));
+        part.skipped_state = Some((self.numbering.clone(), self.cursor.shared_block_info()));
         self.parts.push(part);
         skipped
     }
@@ -174,8 +186,7 @@ impl<'a> Walker<'a> {
     /// that needs one walk's results then reads the stream again in one walk.
     pub fn changed_later_blocks(&self) -> bool {
         match &self.skipped_state {
-            Some(state) => {
-                let (numbering, block_info) = &**state;
+            Some((numbering, block_info)) => {
                 // The stored BLOCKINFO is kept alive: a new one is elsewhere.
                 !self.numbering.numbers_alike(numbering)
                     || !std::ptr::eq(self.cursor.block_info(), Arc::as_ptr(block_info))
