@@ -115,10 +115,70 @@ impl Scope {
     }
 }
 
-/// The enclosing blocks, outermost first. LLVM IR nests four deep at most, so a stack of
-/// that many is held inline: cloning a cursor (for each block read on another thread)
-/// allocates nothing.
-type Scopes = SmallVec<[Scope; 4]>;
+/// The blocks enclosing a cursor. The innermost, which every entry reads, is held apart
+/// from the others so that reaching it takes no indirection; LLVM IR nests four deep at
+/// most, so the others are held inline too, and cloning a cursor (for each block read on
+/// another thread) allocates nothing.
+#[derive(Clone, Debug, Default)]
+struct ScopeStack {
+    innermost: Option<Scope>,
+    /// The enclosing blocks of the innermost one, outermost first.
+    outer: SmallVec<[Scope; 3]>,
+}
+
+impl ScopeStack {
+    #[inline(always)]
+    fn last(&self) -> Option<&Scope> {
+        self.innermost.as_ref()
+    }
+
+    #[inline]
+    fn last_mut(&mut self) -> Option<&mut Scope> {
+        self.innermost.as_mut()
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.outer.len() + usize::from(self.innermost.is_some())
+    }
+
+    fn push(&mut self, scope: Scope) {
+        if let Some(enclosing) = self.innermost.replace(scope) {
+            self.outer.push(enclosing);
+        }
+    }
+
+    fn pop(&mut self) {
+        self.innermost = self.outer.pop();
+    }
+
+    /// The scopes, outermost first.
+    fn iter(&self) -> ScopeIter<'_> {
+        ScopeIter { scopes: self.outer.iter().chain(self.innermost.iter()), left: self.len() }
+    }
+}
+
+/// The scopes of a [`ScopeStack`], outermost first, with their count known.
+struct ScopeIter<'s> {
+    scopes: std::iter::Chain<std::slice::Iter<'s, Scope>, std::option::Iter<'s, Scope>>,
+    left: usize,
+}
+
+impl<'s> Iterator for ScopeIter<'s> {
+    type Item = &'s Scope;
+
+    fn next(&mut self) -> Option<&'s Scope> {
+        let scope = self.scopes.next()?;
+        self.left -= 1;
+        Some(scope)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for ScopeIter<'_> {}
 
 /// Walks the entries of a bitstream (see [`crate::Bitstream::cursor`]).
 ///
@@ -145,7 +205,7 @@ pub struct Cursor<'a> {
     reader: BitReader<'a>,
     /// Where the reader's bit 0 lies in the caller's input.
     base_bit: u64,
-    scopes: Scopes,
+    scopes: ScopeStack,
     blockinfo: Arc<BlockInfoStore>,
     /// Present while inside a BLOCKINFO block.
     blockinfo_builder: Option<BlockInfoBuilder>,
@@ -189,7 +249,7 @@ impl<'a> Cursor<'a> {
         Cursor {
             reader,
             base_bit,
-            scopes: Scopes::new(),
+            scopes: ScopeStack::default(),
             blockinfo: Arc::default(),
             blockinfo_builder: None,
             ops: Vec::new(),
@@ -349,7 +409,8 @@ impl<'a> Cursor<'a> {
     }
 
     /// Reads a record after its abbreviation id; returns the code and the blob.
-    #[inline]
+    // Part of `next_entry`'s loop body (an out-of-line call costs 8% of a raw walk).
+    #[inline(always)]
     fn read_record_body(&mut self, abbrev_id: u64, start: u64) -> Result<(u32, Option<&'a [u8]>)> {
         self.ops.clear();
         if abbrev_id == abbrev_ids::UNABBREV_RECORD as u64 {
@@ -507,7 +568,9 @@ impl<'a> Cursor<'a> {
 }
 
 /// Reads an UNABBREV_RECORD body: VBR6 code, VBR6 count, that many VBR6 operands.
-#[inline]
+// This and the three below are the body of `read_record_body`, inlined with it: left to
+// the compiler, they were out of line after an unrelated change to `next_entry`.
+#[inline(always)]
 fn read_unabbreviated<'a>(
     r: &mut BitReader<'a>,
     ops: &mut Vec<u64>,
@@ -520,7 +583,7 @@ fn read_unabbreviated<'a>(
     }
 }
 
-#[inline]
+#[inline(always)]
 fn read_unabbreviated_ops(r: &mut BitReader<'_>, ops: &mut Vec<u64>, limits: &Limits) -> Result<()> {
     let count_start = r.position();
     let count = r.read_vbr(6)?;
@@ -534,7 +597,7 @@ fn read_unabbreviated_ops(r: &mut BitReader<'_>, ops: &mut Vec<u64>, limits: &Li
 }
 
 /// Reads an abbreviated record body as `abbrev` lays it out.
-#[inline]
+#[inline(always)]
 fn read_abbreviated<'a>(
     r: &mut BitReader<'a>,
     abbrev: &Abbrev,
@@ -562,7 +625,7 @@ fn read_abbreviated<'a>(
 }
 
 /// Reads the operands after the code as `rest` lays them out; returns the blob.
-#[inline]
+#[inline(always)]
 fn read_abbreviated_ops<'a>(
     r: &mut BitReader<'a>,
     rest: &[AbbrevOp],
