@@ -8,7 +8,7 @@ mod common;
 
 use std::process::Command;
 
-use bitcode::llvm::{check_stream, check_stream_parallel};
+use bitcode::llvm::{check_stream, check_stream_parallel, Walker, WalkerEvent};
 use bitcode::Input;
 use common::*;
 
@@ -114,4 +114,88 @@ fn parallel_typed_dump_equals_sequential_dump() {
     .flatten()
     .collect();
     assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+/// What a walk gave for one record: where it is, its block and code, and the context it
+/// was given (value number, version, relative ids, call parameters).
+type Seen = (u64, u32, u32, u32, u64, bool, Option<u32>);
+
+/// Every record of a walker, with its context; `Err` with the error's text when it fails.
+fn records_of(mut walker: Walker<'_>, out: &mut Vec<Seen>) -> Result<(), String> {
+    while let Some(event) = walker.next_event().map_err(|e| e.to_string())? {
+        if let WalkerEvent::Record { block, record, ctx } = event {
+            let c = &*ctx;
+            out.push((
+                record.bit_offset,
+                block,
+                record.code,
+                c.value_number,
+                c.version,
+                c.absolute_ids,
+                c.call_params,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Parts that hold runs of blocks, of any length (one block, a few, the whole module):
+/// the walk that hands them out and its parts give every record once, with the context
+/// one walk gives it; a run's later blocks name the part of its first.
+#[test]
+fn runs_of_deferred_blocks_give_every_record_once_with_its_context() {
+    let Some(shared) = require_shared(TEST) else { return };
+    let files = corpus_bc_files(&shared);
+    let (mut streams, mut joined) = (0, 0u64);
+    for file in &files {
+        let bytes = std::fs::read(file).unwrap();
+        let Ok(input) = Input::parse(&bytes) else { continue };
+        let Ok(input_streams) = input.streams() else { continue };
+        for stream in &input_streams {
+            let mut one_walk = Vec::new();
+            let Ok(()) = records_of(Walker::new(stream), &mut one_walk) else { continue };
+            for run_words in [0, 1, 300, 4096, u64::MAX] {
+                let mut walker = Walker::deferring_runs(stream, run_words);
+                let (mut seen, mut parts, mut last_part) = (Vec::new(), Vec::new(), None);
+                while let Some(event) = walker.next_event().unwrap() {
+                    match event {
+                        WalkerEvent::Record { block, record, ctx } => {
+                            let c = &*ctx;
+                            seen.push((
+                                record.bit_offset,
+                                block,
+                                record.code,
+                                c.value_number,
+                                c.version,
+                                c.absolute_ids,
+                                c.call_params,
+                            ));
+                        }
+                        WalkerEvent::Deferred { part, .. } => {
+                            if last_part == Some(part) {
+                                joined += 1;
+                            } else {
+                                assert_eq!(part, last_part.map_or(0, |p| p + 1), "{}", file.display());
+                            }
+                            last_part = Some(part);
+                            parts.extend(walker.take_parts().unwrap());
+                        }
+                        _ => {}
+                    }
+                }
+                if run_words == 0 {
+                    assert_eq!(parts.len(), last_part.map_or(0, |p| p + 1));
+                }
+                for part in parts {
+                    records_of(part, &mut seen).unwrap();
+                }
+                seen.sort_by_key(|s| s.0);
+                assert_eq!(seen, one_walk, "{} with runs of {run_words} words", file.display());
+            }
+            streams += 1;
+        }
+    }
+    // All but the two modules LLVM rejects (corpus-old's invalid fixtures).
+    assert!(streams + 2 >= files.len(), "{streams} streams for {} files", files.len());
+    assert!(joined > 1000, "only {joined} blocks joined a run");
 }

@@ -425,34 +425,7 @@ impl<'a> Cursor<'a> {
     }
 
     fn enter_block(&mut self, start: u64) -> Result<BlockHeader> {
-        let r = &mut self.reader;
-        let base = self.base_bit;
-        let read = (|| {
-            let id_start = r.position();
-            let id = r.read_vbr(8)?;
-            let id = u32::try_from(id).map_err(|_| {
-                Error::new(
-                    ErrorKind::ValueTooLarge { what: "block id", value: id, max: u32::MAX as u64 },
-                    id_start,
-                )
-            })?;
-            let width_start = r.position();
-            let width = r.read_vbr(4)?;
-            if width == 0 || width > 64 {
-                return Err(Error::new(ErrorKind::AbbrevWidthOutOfRange { width }, width_start));
-            }
-            r.align32();
-            let length_start = r.position();
-            let words = r.read(32)?;
-            let end_bit = r.position() + words * 32;
-            if end_bit > r.len_bits() {
-                // Absolute, like the error's own offset.
-                let (end_bit, input_bits) = (base + end_bit, base + r.len_bits());
-                let kind = ErrorKind::BlockBeyondInput { words, end_bit, input_bits };
-                return Err(Error::new(kind, length_start));
-            }
-            Ok((id, width as u32, words as u32, end_bit))
-        })();
+        let read = read_block_header(&mut self.reader, self.base_bit);
         let (id, abbrev_width, words, end_bit) = read.map_err(|e| self.locate(e))?;
         if self.blockinfo_builder.is_some() {
             return Err(self.error_at(ErrorKind::BlockInsideBlockInfo { block_id: id }, start));
@@ -565,11 +538,52 @@ impl<'a> Cursor<'a> {
         self.scopes.pop();
         Ok(())
     }
+
+    /// The header of the block the next entry starts, when the next entry starts a block
+    /// whose header reads without error; `None` otherwise. Reads ahead: the cursor does not
+    /// move, and nothing is applied (a DEFINE_ABBREV next gives `None`).
+    pub fn peek_block_header(&self) -> Option<BlockHeader> {
+        let width = self.scopes.last().map_or(TOP_LEVEL_ABBREV_WIDTH, |s| s.abbrev_width);
+        let mut r = self.reader.clone();
+        let start = r.position();
+        if r.read(width).ok()? != u64::from(abbrev_ids::ENTER_SUBBLOCK) {
+            return None;
+        }
+        let (id, abbrev_width, words, _) = read_block_header(&mut r, self.base_bit).ok()?;
+        Some(BlockHeader { id, abbrev_width, words, bit_offset: self.base_bit + start })
+    }
 }
 
-/// Reads an UNABBREV_RECORD body: VBR6 code, VBR6 count, that many VBR6 operands.
+/// Reads a block header after its ENTER_SUBBLOCK id: the block id, the abbreviation width,
+/// alignment and the length word. Returns the id, the width, the length in words and where
+/// the block ends (checked against the input; `base` makes that error's offsets absolute).
+fn read_block_header(r: &mut BitReader<'_>, base: u64) -> Result<(u32, u32, u32, u64)> {
+    let id_start = r.position();
+    let id = r.read_vbr(8)?;
+    let id = u32::try_from(id).map_err(|_| {
+        Error::new(ErrorKind::ValueTooLarge { what: "block id", value: id, max: u32::MAX as u64 }, id_start)
+    })?;
+    let width_start = r.position();
+    let width = r.read_vbr(4)?;
+    if width == 0 || width > 64 {
+        return Err(Error::new(ErrorKind::AbbrevWidthOutOfRange { width }, width_start));
+    }
+    r.align32();
+    let length_start = r.position();
+    let words = r.read(32)?;
+    let end_bit = r.position() + words * 32;
+    if end_bit > r.len_bits() {
+        // Absolute, like the error's own offset.
+        let (end_bit, input_bits) = (base + end_bit, base + r.len_bits());
+        let kind = ErrorKind::BlockBeyondInput { words, end_bit, input_bits };
+        return Err(Error::new(kind, length_start));
+    }
+    Ok((id, width as u32, words as u32, end_bit))
+}
+
 // This and the three below are the body of `read_record_body`, inlined with it: left to
 // the compiler, they were out of line after an unrelated change to `next_entry`.
+/// Reads an UNABBREV_RECORD body: VBR6 code, VBR6 count, that many VBR6 operands.
 #[inline(always)]
 fn read_unabbreviated<'a>(
     r: &mut BitReader<'a>,

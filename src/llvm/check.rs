@@ -60,32 +60,23 @@ pub fn check_stream_parallel<'a>(stream: &Bitstream<'a>) -> Result<CheckReport> 
     // The module-level walk reads only what the numbering needs; each block it hands out
     // starts on the pool at once, while the walk goes on. Between two handed-out blocks
     // the walk's own records are counted in a report of their own, to keep the order.
-    let mut walker = Walker::deferring(stream);
+    let mut walker = Walker::deferring_runs(stream, RUN_WORDS);
     let mut pieces = vec![Piece::Here(CheckReport::default())];
     // An error of the module-level walk comes after every part handed out before it: a
     // part's error, earlier in the stream, wins, as in a sequential walk.
     let mut walk_error = None;
     let (sender, receiver) = std::sync::mpsc::channel();
     rayon::scope(|scope| {
-        // Small blocks (most function bodies) go to the pool in batches of about
-        // BATCH_WORDS, so that a task is worth its hand-over. The walker keeps the parts of
-        // the batch being gathered; `first` is the index of the batch's first part.
-        let mut first = 0;
-        let mut batch_words = 0u64;
-        let mut spawn = |walker: &mut Walker<'a>| -> Result<()> {
-            let batch = walker.take_parts()?;
-            if batch.is_empty() {
-                return Ok(());
+        // Each part goes to the pool as soon as it is handed out; `taken` counts the parts
+        // taken so far (the next one's index).
+        let mut taken = 0;
+        let spawn = |walker: &mut Walker<'a>, taken: &mut usize| -> Result<()> {
+            for part in walker.take_parts()? {
+                let (sender, index) = (sender.clone(), *taken);
+                *taken += 1;
+                // The receiver outlives the scope, so sending cannot fail.
+                scope.spawn(move |_| drop(sender.send((index, check_walk(part)))));
             }
-            let sender = sender.clone();
-            let start = first;
-            first += batch.len();
-            scope.spawn(move |_| {
-                for (offset, walk) in batch.into_iter().enumerate() {
-                    // The receiver outlives the scope, so this cannot fail.
-                    let _ = sender.send((start + offset, check_walk(walk)));
-                }
-            });
             Ok(())
         };
         loop {
@@ -98,13 +89,12 @@ pub fn check_stream_parallel<'a>(stream: &Bitstream<'a>) -> Result<CheckReport> 
                 }
             };
             match event {
-                WalkerEvent::Deferred { header, part } => {
-                    pieces.push(Piece::Part(part));
-                    pieces.push(Piece::Here(CheckReport::default()));
-                    batch_words += u64::from(header.words);
-                    if batch_words >= BATCH_WORDS {
-                        batch_words = 0;
-                        if let Err(e) = spawn(&mut walker) {
+                WalkerEvent::Deferred { part, .. } => {
+                    // The later blocks of a run belong to a part counted already.
+                    if part == taken {
+                        pieces.push(Piece::Part(part));
+                        pieces.push(Piece::Here(CheckReport::default()));
+                        if let Err(e) = spawn(&mut walker, &mut taken) {
                             walk_error = Some(e);
                             break;
                         }
@@ -120,8 +110,8 @@ pub fn check_stream_parallel<'a>(stream: &Bitstream<'a>) -> Result<CheckReport> 
                 WalkerEvent::Block(_) | WalkerEvent::EndBlock(_) => {}
             }
         }
-        // The parts handed out last (a walk that failed may leave one pending).
-        if let Err(e) = spawn(&mut walker) {
+        // A walk that failed may leave a part pending.
+        if let Err(e) = spawn(&mut walker, &mut taken) {
             walk_error.get_or_insert(e);
         }
     });
@@ -157,8 +147,10 @@ pub fn check_stream_parallel<'a>(stream: &Bitstream<'a>) -> Result<CheckReport> 
     }
 }
 
-/// About how many 32-bit words of blocks one task of [`check_stream_parallel`] reads: 16 KiB.
-const BATCH_WORDS: u64 = 4096;
+/// About how many 32-bit words of blocks one part of [`check_stream_parallel`] reads (16
+/// KiB): a task is worth its hand-over, and the two halves of a module are still split
+/// into a few hundred parts that balance.
+const RUN_WORDS: u64 = 4096;
 
 /// Counts one record; gives its decode error when the report keeps more messages.
 fn count(

@@ -48,24 +48,55 @@ pub struct Walker<'a> {
     context: LlvmContext,
     /// The VERSION record of the summary block being read, if inside one.
     summary_version: Option<u64>,
-    /// For a walker of one deferred block: the walk ends when the cursor's depth drops
-    /// below this.
+    /// For a walker of handed-out blocks: the walk ends when the cursor's depth drops
+    /// below this (unless the run goes on, see `run_words`).
     stop_depth: Option<usize>,
     /// Whether blocks that can be read apart are handed out (see [`Walker::deferring`]).
     deferring: bool,
+    /// For a walker that hands out blocks, and the walkers of its parts: how many words of
+    /// blocks one part may gather (0: one block a part; see [`Walker::deferring_runs`]).
+    run_words: u64,
+    /// Words of the blocks in the run being gathered: the last part's, or this part's own.
+    run_so_far: u64,
+    /// Where the last block handed out ends: a block that starts there joins its run.
+    run_end: Option<u64>,
     /// The walkers of the blocks handed out and not yet taken.
     parts: Vec<Walker<'a>>,
-    /// How many blocks were handed out.
+    /// How many parts were handed out.
     handed_out: usize,
-    /// The block just entered is to be handed out.
-    pending: bool,
+    /// The block just entered is to be handed out, as what.
+    pending: Option<HandOut>,
     /// Why LLVM's reader rejects the file at the record just given (a null constant of
     /// function type...), with the record's bit offset and code: the walk ends with this
     /// error at the next call.
     invalid: Option<(String, u64, u32)>,
-    /// For a walker of a handed-out block: the numbering and the BLOCKINFO that the walk
-    /// that handed it out read on with, having skipped the block.
+    /// For a walker of handed-out blocks: the numbering and the BLOCKINFO that the walk
+    /// that handed the block being read out read on with, having skipped it.
     skipped_state: Option<(ValueNumbering, Arc<BlockInfoStore>)>,
+    /// For a walker of handed-out blocks: a block it read left a state other than
+    /// `skipped_state` (see [`Walker::changed_later_blocks`]).
+    changed: bool,
+    /// For a walker of handed-out blocks: one of them started or ended with the event
+    /// given last, to be noted at the next call (the event borrows the cursor).
+    run_event: Option<RunEvent>,
+}
+
+/// A block of a part's run starting or ending (see `Walker::run_event`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RunEvent {
+    /// The block with this id started.
+    Started(u32),
+    /// The block ended.
+    Ended,
+}
+
+/// What a block to be handed out becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HandOut {
+    /// The first block of a new part.
+    NewPart,
+    /// One more block of the last part's run: the part reads it, this walker skips it.
+    JoinLast,
 }
 
 /// Blocks whose records neither define values nor types, so that the rest of the module
@@ -112,11 +143,16 @@ impl<'a> Walker<'a> {
             summary_version: None,
             stop_depth: None,
             deferring: false,
+            run_words: 0,
+            run_so_far: 0,
+            run_end: None,
             parts: Vec::new(),
             handed_out: 0,
-            pending: false,
+            pending: None,
             invalid: None,
             skipped_state: None,
+            changed: false,
+            run_event: None,
         }
     }
 
@@ -131,6 +167,16 @@ impl<'a> Walker<'a> {
         Walker { deferring: true, ..Walker::new(stream) }
     }
 
+    /// [`Walker::deferring`], with parts that hold runs of blocks: a block that can be read
+    /// apart and starts right where the last block handed out ends (a function body after
+    /// a function body) joins that block's part while the part holds fewer than
+    /// `run_words` 32-bit words. [`WalkerEvent::Deferred`] gives the same part for every
+    /// block of a run, and the part's walker gives the events of all of them. Fewer, larger
+    /// parts cost less to hand out and to read on another thread.
+    pub fn deferring_runs(stream: &Bitstream<'a>, run_words: u64) -> Self {
+        Walker { deferring: true, run_words, ..Walker::new(stream) }
+    }
+
     /// The walkers of the blocks handed out so far, in stream order (a part's index in
     /// [`WalkerEvent::Deferred`] counts from the first part ever handed out).
     pub fn take_parts(&mut self) -> Result<Vec<Walker<'a>>> {
@@ -143,17 +189,21 @@ impl<'a> Walker<'a> {
     /// the walker.)
     #[inline]
     fn hand_out_pending(&mut self) -> Result<()> {
-        if self.pending {
-            self.hand_out()
-        } else {
-            Ok(())
+        match self.pending.take() {
+            Some(what) => self.hand_out(what),
+            None => Ok(()),
         }
     }
 
     /// The work of [`Walker::hand_out_pending`] when a block is pending.
     #[cold]
-    fn hand_out(&mut self) -> Result<()> {
-        self.pending = false;
+    fn hand_out(&mut self, what: HandOut) -> Result<()> {
+        if what == HandOut::JoinLast {
+            // The last part reads this block itself, as it reaches it (`run_goes_on`).
+            let skipped = self.skip_block();
+            self.run_end = Some(self.cursor.position());
+            return skipped;
+        }
         // Nothing here allocates (the cursor's scopes are inline, its abbreviations and
         // the numbering's tables shared): a part is made on this thread and dropped on the
         // one that reads it, and memory freed on another thread than the one that
@@ -166,32 +216,75 @@ impl<'a> Walker<'a> {
             summary_version: self.summary_version,
             stop_depth: Some(self.cursor.depth()),
             deferring: false,
+            run_words: self.run_words,
+            run_so_far: self.run_so_far,
+            run_end: None,
             parts: Vec::new(),
             handed_out: 0,
-            pending: false,
+            pending: None,
             invalid: None,
             skipped_state: None,
+            changed: false,
+            run_event: None,
         };
         let skipped = self.skip_block();
+        self.run_end = Some(self.cursor.position());
         part.skipped_state = Some((self.numbering.clone(), self.cursor.shared_block_info()));
         self.parts.push(part);
         skipped
     }
 
-    /// For a walker of a handed-out block, once its walk has ended: true when reading the
+    /// For a walker of handed-out blocks, back where its blocks are: whether the next entry
+    /// is a block that joins the run, as the walker that handed the run out decided (a
+    /// block that can be read apart, starting here, while the run holds fewer than
+    /// `run_words`).
+    #[cold]
+    fn run_goes_on(&mut self) -> bool {
+        if self.run_so_far >= self.run_words {
+            return false;
+        }
+        match self.cursor.peek_block_header() {
+            Some(header) if is_deferrable(header.id) => {
+                self.run_so_far += u64::from(header.words);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The state the walker that handed out the block just entered reads on with, having
+    /// skipped it.
+    fn state_after_skipping(&self, block_id: u32) -> (ValueNumbering, Arc<BlockInfoStore>) {
+        let mut numbering = self.numbering.clone();
+        numbering.end_block(block_id);
+        (numbering, self.cursor.shared_block_info())
+    }
+
+    /// For a walker of handed-out blocks, once its walk has ended: true when reading a
     /// block changed how later blocks read — a BLOCKINFO block, or records the value
     /// numbering counts beyond the block (a module-level block, say), nested in it. The
     /// walk that handed it out skipped it and read on without those changes, so its later
     /// blocks are not read as one walk reads them. Never so in files LLVM writes; a caller
     /// that needs one walk's results then reads the stream again in one walk.
     pub fn changed_later_blocks(&self) -> bool {
-        match &self.skipped_state {
-            Some((numbering, block_info)) => {
-                // The stored BLOCKINFO is kept alive: a new one is elsewhere.
-                !self.numbering.numbers_alike(numbering)
-                    || !std::ptr::eq(self.cursor.block_info(), Arc::as_ptr(block_info))
-            }
-            None => false,
+        self.changed || (self.run_event == Some(RunEvent::Ended) && self.left_another_state())
+    }
+
+    /// Whether the state is not the one skipping the block just read leaves.
+    fn left_another_state(&self) -> bool {
+        self.skipped_state.as_ref().is_some_and(|(numbering, block_info)| {
+            // The stored BLOCKINFO is kept alive: a new one is elsewhere.
+            !self.numbering.numbers_alike(numbering)
+                || !std::ptr::eq(self.cursor.block_info(), Arc::as_ptr(block_info))
+        })
+    }
+
+    /// Notes that a block of a part's run started or ended.
+    #[cold]
+    fn note_run_event(&mut self, event: RunEvent) {
+        match event {
+            RunEvent::Started(id) => self.skipped_state = Some(self.state_after_skipping(id)),
+            RunEvent::Ended => self.changed |= self.left_another_state(),
         }
     }
 
@@ -207,7 +300,12 @@ impl<'a> Walker<'a> {
             return Err(self.invalid_error());
         }
         self.hand_out_pending()?;
-        if self.stop_depth.is_some_and(|depth| self.cursor.depth() < depth) {
+        if let Some(event) = self.run_event.take() {
+            self.note_run_event(event);
+        }
+        // The depth before the entry is read (the entry borrows the cursor).
+        let depth = self.cursor.depth();
+        if self.stop_depth.is_some_and(|stop| depth < stop) && !self.run_goes_on() {
             return Ok(None);
         }
         let block = self.cursor.current_block().unwrap_or(u32::MAX);
@@ -219,10 +317,20 @@ impl<'a> Walker<'a> {
                     self.summary_version = Some(0);
                 }
                 if self.deferring && is_deferrable(header.id) {
-                    self.pending = true;
-                    self.handed_out += 1;
+                    let joins = self.run_so_far < self.run_words && self.run_end == Some(header.bit_offset);
+                    if joins {
+                        self.run_so_far += u64::from(header.words);
+                        self.pending = Some(HandOut::JoinLast);
+                    } else {
+                        self.run_so_far = u64::from(header.words);
+                        self.handed_out += 1;
+                        self.pending = Some(HandOut::NewPart);
+                    }
                     WalkerEvent::Deferred { header, part: self.handed_out - 1 }
                 } else {
+                    if self.stop_depth == Some(depth + 1) {
+                        self.run_event = Some(RunEvent::Started(header.id));
+                    }
                     WalkerEvent::Block(header)
                 }
             }
@@ -230,6 +338,9 @@ impl<'a> Walker<'a> {
                 self.numbering.end_block(id);
                 if is_summary_block(id) {
                     self.summary_version = None;
+                }
+                if self.stop_depth == Some(depth) {
+                    self.run_event = Some(RunEvent::Ended);
                 }
                 WalkerEvent::EndBlock(id)
             }
