@@ -9,7 +9,12 @@
 //!   (`BitStreamReader::iter_bitcode`, blocks and records read in place, no tree built);
 //! - `typed_check`: `bitcode::llvm::check_stream` (every record decoded typed);
 //! - `typed_check_parallel`: `bitcode::llvm::check_stream_parallel` (the same, independent
-//!   blocks on rayon's pool);
+//!   blocks on rayon's pool), on a pool of one thread per core, each thread pinned to its
+//!   core. On the project's two-core VMs the scheduler often puts a woken thread on the
+//!   core of the thread that woke it and leaves it there for 4-8 ms: two threads that each
+//!   spin for 4 ms took 8 ms in 15 of 20 runs, with rayon's pool or `std::thread::scope`
+//!   alike. Unpinned, the measurement would mostly tell where the scheduler put the
+//!   threads; the paired pass also measures rayon's default pool, as users get it;
 //! - `symbols`: `bitcode::llvm::module_symbols` (the module's own records, bodies skipped).
 //!
 //! Inputs: `BENCH_FILES=path1:path2` when set; otherwise every `.bc` in
@@ -19,8 +24,9 @@
 //! `bench/report.py`.
 //!
 //! Before criterion, a paired pass measures the targets' ratios round by round: each round
-//! times every measurement once, the raw walk first and last, and takes each ratio within
-//! the round (against the mean of the two raw walks). A neighbour that wakes up for a few
+//! times every measurement once, the raw walk before and after the single-threaded ones
+//! (the parallel checks come last), and takes each ratio within the round (against the
+//! mean of the two raw walks). A neighbour that wakes up for a few
 //! seconds then moves a few rounds, not a whole criterion window: the median of the
 //! rounds' ratios is the figure compared with a target. Written to
 //! `<criterion dir>/speed-paired.json`; `BENCH_PAIRED_ROUNDS` sets the rounds (21; 0 skips
@@ -36,6 +42,7 @@ use criterion::{Criterion, SamplingMode, Throughput};
 use llvm_bitcode::bitcode::{Payload, RecordIter, Signature};
 use llvm_bitcode::read::{BlockItem, BlockIter, Error as LbError};
 use llvm_bitcode::BitStreamReader;
+use rayon::ThreadPool;
 use serde_json::{json, Value};
 
 /// The corpus files benchmarked when `../shared` exists (the largest bitcode files).
@@ -335,22 +342,60 @@ fn spread(values: &mut [f64]) -> Value {
     json!({ "median": at(0.5), "q1": at(0.25), "q3": at(0.75), "rounds": values.len() })
 }
 
+/// A pool of one thread per core, each pinned to its core (see the crate doc); `None` when
+/// the cores cannot be listed.
+fn pinned_pool() -> Option<ThreadPool> {
+    let cores = core_affinity::get_core_ids().filter(|c| !c.is_empty())?;
+    let threads = cores.len();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("pinned-{i}"))
+        .start_handler(move |i| {
+            if let Some(&core) = cores.get(i) {
+                core_affinity::set_for_current(core);
+            }
+        })
+        .build();
+    match pool {
+        Ok(pool) => Some(pool),
+        Err(e) => {
+            eprintln!("speed: no pinned pool ({e}); the parallel check runs on rayon's default pool");
+            None
+        }
+    }
+}
+
+/// The parallel check of every stream of the file, on `pool` (rayon's default pool when
+/// `None`), called from this thread as users call it.
+fn parallel_check(bytes: &[u8], pool: Option<&ThreadPool>) -> bitcode::Result<CheckReport> {
+    match pool {
+        Some(pool) => pool.install(|| typed_check(bytes, check_stream_parallel)),
+        None => typed_check(bytes, check_stream_parallel),
+    }
+}
+
 /// The targets' ratios of one file, round by round (see the crate doc): `walk_vs_llvm_bitcode`
 /// is the time of llvm-bitcode over the raw walk's (the same records, so the records/s
-/// ratio); the others are the time of the first over the second.
-fn paired_ratios(p: &Prepared, rounds: usize) -> Value {
+/// ratio); the others are the time of the first over the second. `check_vs_parallel` runs
+/// the parallel check on `pool`, `check_vs_parallel_unpinned` on rayon's default pool.
+fn paired_ratios(p: &Prepared, rounds: usize, pool: Option<&ThreadPool>) -> Value {
     let bytes = p.bytes.as_slice();
     let (mut lb_ratios, mut check_ratios, mut symbols_ratios, mut parallel_ratios) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut unpinned_ratios = Vec::new();
     // Round 0 warms up (caches, rayon's threads) and is not counted.
     for round in 0..=rounds {
+        // The single-threaded measurements sit between the two raw walks; the parallel
+        // ones come last, as they leave the caches and the allocator of both cores in
+        // another state.
         let first_raw = seconds(|| raw_walk(bytes));
         let lb_time = p.llvm_bitcode.is_ok().then(|| seconds(|| llvm_bitcode_walk(bytes)));
         let check_time = p.check.is_ok().then(|| seconds(|| typed_check(bytes, check_stream)));
-        let parallel_time = matches!(p.parallel_matches, Ok(true))
-            .then(|| seconds(|| typed_check(bytes, check_stream_parallel)));
         let symbols_time = p.symbols.is_ok().then(|| seconds(|| symbols(bytes)));
         let raw = (first_raw + seconds(|| raw_walk(bytes))) / 2.0;
+        let parallels = matches!(p.parallel_matches, Ok(true));
+        let parallel_time = parallels.then(|| seconds(|| parallel_check(bytes, pool)));
+        let unpinned_time = (parallels && pool.is_some()).then(|| seconds(|| parallel_check(bytes, None)));
         if round == 0 {
             continue;
         }
@@ -360,6 +405,9 @@ fn paired_ratios(p: &Prepared, rounds: usize) -> Value {
         if let (Some(c), Some(par)) = (check_time, parallel_time) {
             parallel_ratios.push(c / par);
         }
+        if let (Some(c), Some(par)) = (check_time, unpinned_time) {
+            unpinned_ratios.push(c / par);
+        }
     }
     let mut out = serde_json::Map::new();
     for (key, values) in [
@@ -367,6 +415,7 @@ fn paired_ratios(p: &Prepared, rounds: usize) -> Value {
         ("check_vs_walk", &mut check_ratios),
         ("symbols_vs_walk", &mut symbols_ratios),
         ("check_vs_parallel", &mut parallel_ratios),
+        ("check_vs_parallel_unpinned", &mut unpinned_ratios),
     ] {
         if !values.is_empty() {
             out.insert(key.to_string(), spread(values));
@@ -377,11 +426,11 @@ fn paired_ratios(p: &Prepared, rounds: usize) -> Value {
 
 /// The paired pass over every file, written beside the record counts (printed only, when
 /// not benching).
-fn write_paired_ratios(prepared: &[Prepared], rounds: usize, benching: bool) {
+fn write_paired_ratios(prepared: &[Prepared], rounds: usize, benching: bool, pool: Option<&ThreadPool>) {
     let mut files = serde_json::Map::new();
     for p in prepared {
         eprintln!("speed: paired ratios, {} ({rounds} rounds)", p.group);
-        files.insert(p.group.clone(), paired_ratios(p, rounds));
+        files.insert(p.group.clone(), paired_ratios(p, rounds, pool));
     }
     if !benching {
         eprintln!("speed: {}", Value::Object(files));
@@ -402,7 +451,7 @@ fn prepare() -> Vec<Prepared> {
     prepared
 }
 
-fn speed(c: &mut Criterion, prepared: &[Prepared]) {
+fn speed(c: &mut Criterion, prepared: &[Prepared], pool: Option<&ThreadPool>) {
     for p in prepared {
         let bytes = p.bytes.as_slice();
         let mut group = c.benchmark_group(&p.group);
@@ -422,7 +471,7 @@ fn speed(c: &mut Criterion, prepared: &[Prepared]) {
         }
         if matches!(p.parallel_matches, Ok(true)) {
             group.bench_function("typed_check_parallel", |b| {
-                b.iter(|| typed_check(black_box(bytes), check_stream_parallel).expect("parallel check"))
+                b.iter(|| parallel_check(black_box(bytes), pool).expect("parallel check"))
             });
         }
         if p.symbols.is_ok() {
@@ -444,6 +493,7 @@ fn config() -> Criterion {
 
 fn main() {
     let prepared = prepare();
+    let pool = pinned_pool();
     // `cargo bench` passes --bench; run another way (`cargo test --benches`), one round
     // checks that the pass works, and its figures are printed, not kept.
     let benching = std::env::args().any(|a| a == "--bench");
@@ -453,9 +503,9 @@ fn main() {
         Err(_) => 1,
     };
     if rounds > 0 && !prepared.is_empty() {
-        write_paired_ratios(&prepared, rounds, benching);
+        write_paired_ratios(&prepared, rounds, benching, pool.as_ref());
     }
     let mut criterion = config().configure_from_args();
-    speed(&mut criterion, &prepared);
+    speed(&mut criterion, &prepared, pool.as_ref());
     criterion.final_summary();
 }
