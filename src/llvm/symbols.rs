@@ -109,16 +109,13 @@ fn shown_name(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
-/// A global value while its module is read: where its name is.
-struct Pending {
-    symbol: Symbol,
-    strtab: Option<(u64, u64)>,
-}
-
 /// The module being read.
 #[derive(Default)]
 struct ModuleState {
-    values: Vec<Pending>,
+    /// The global values in record order, named in `finish`.
+    values: Vec<Symbol>,
+    /// Where each value's name is in the string table (version 2 modules).
+    strtab_names: Vec<Option<(u64, u64)>>,
     sections: Vec<Vec<u8>>,
     gcs: Vec<Vec<u8>>,
     /// Names from the module-level value symbol table, by value id.
@@ -130,7 +127,8 @@ struct ModuleState {
 pub fn module_symbols(stream: &Bitstream<'_>) -> Result<Vec<Vec<Symbol>>> {
     let mut walker = Walker::new(stream);
     let mut modules: Vec<ModuleState> = Vec::new();
-    let mut strtab: Vec<u8> = Vec::new();
+    // Borrowed from the input, like every blob.
+    let mut strtab: &[u8] = &[];
     let mut depth = 0usize;
     while let Some(event) = walker.next_event()? {
         match event {
@@ -180,14 +178,14 @@ pub fn module_symbols(stream: &Bitstream<'_>) -> Result<Vec<Vec<Symbol>>> {
                     if let strtab_block::Record::Blob(b) =
                         strtab_block::Record::decode(&record, ctx).map_err(|e| walker.locate(e))?
                     {
-                        strtab = b.strtab.to_vec();
+                        strtab = b.strtab;
                     }
                 }
                 _ => {}
             },
         }
     }
-    Ok(modules.into_iter().map(|m| m.finish(&strtab)).collect())
+    Ok(modules.into_iter().map(|m| m.finish(strtab)).collect())
 }
 
 fn bytes(b: &bitcode_runtime::decode::Bytes<'_>) -> Vec<u8> {
@@ -339,7 +337,8 @@ impl ModuleState {
             }
             _ => return,
         };
-        self.values.push(Pending { symbol, strtab });
+        self.values.push(symbol);
+        self.strtab_names.push(strtab);
     }
 
     fn section(&self, index: Option<u32>) -> Option<Vec<u8>> {
@@ -347,35 +346,31 @@ impl ModuleState {
     }
 
     /// Names every value, numbers the unnamed ones and sorts them as `ll-symbols` does.
+    // In place: the values of a large module take a megabyte, and every fresh copy of them
+    // was as many page faults as pages.
     fn finish(self, strtab: &[u8]) -> Vec<Symbol> {
-        let ModuleState { values, vst_names, .. } = self;
+        let ModuleState { mut values, strtab_names, vst_names, .. } = self;
         // The first name the value symbol table gives each value.
         let mut vst: std::collections::HashMap<u64, Vec<u8>> = std::collections::HashMap::new();
         for (value, name) in vst_names {
             vst.entry(value).or_insert(name);
         }
-        let mut symbols: Vec<Symbol> = values
-            .into_iter()
-            .enumerate()
-            .map(|(id, p)| {
-                let mut symbol = p.symbol;
-                symbol.name = match p.strtab {
-                    Some((offset, size)) => usize::try_from(offset)
-                        .ok()
-                        .zip(usize::try_from(offset.saturating_add(size)).ok())
-                        .and_then(|(a, z)| strtab.get(a..z))
-                        .map(<[u8]>::to_vec)
-                        .unwrap_or_default(),
-                    None => vst.remove(&(id as u64)).unwrap_or_default(),
-                };
-                symbol
-            })
-            .collect();
+        for (id, (symbol, at)) in values.iter_mut().zip(strtab_names).enumerate() {
+            symbol.name = match at {
+                Some((offset, size)) => usize::try_from(offset)
+                    .ok()
+                    .zip(usize::try_from(offset.saturating_add(size)).ok())
+                    .and_then(|(a, z)| strtab.get(a..z))
+                    .map(<[u8]>::to_vec)
+                    .unwrap_or_default(),
+                None => vst.remove(&(id as u64)).unwrap_or_default(),
+            };
+        }
         // Unnamed values get the slots LLVM's writer gives them: globals, aliases, ifuncs,
         // then functions, each in module order.
         let mut slot = 0;
         for kind in [SymbolKind::Global, SymbolKind::Alias, SymbolKind::Ifunc, SymbolKind::Function] {
-            for s in symbols.iter_mut().filter(|s| s.kind == kind && s.name.is_empty()) {
+            for s in values.iter_mut().filter(|s| s.kind == kind && s.name.is_empty()) {
                 s.name = slot.to_string().into_bytes();
                 slot += 1;
             }
@@ -384,11 +379,33 @@ impl ModuleState {
         // (alphabetical); the keys borrow the names (only a name that is not UTF-8 is
         // escaped into a string of its own), so the sort copies no name.
         let mut keyed: Vec<(SymbolKind, Cow<'_, str>, usize)> =
-            symbols.iter().enumerate().map(|(i, s)| (s.kind, shown_name(&s.name), i)).collect();
+            values.iter().enumerate().map(|(i, s)| (s.kind, shown_name(&s.name), i)).collect();
         keyed.sort_unstable();
-        let order: Vec<usize> = keyed.into_iter().map(|(_, _, i)| i).collect();
-        let mut slots: Vec<Option<Symbol>> = symbols.into_iter().map(Some).collect();
-        order.into_iter().filter_map(|i| slots.get_mut(i).and_then(Option::take)).collect()
+        let mut order: Vec<usize> = keyed.into_iter().map(|(_, _, i)| i).collect();
+        apply_order(&mut values, &mut order);
+        values
+    }
+}
+
+/// Reorders `items` so that the item at `order[i]` comes `i`th, by swaps along the
+/// permutation's cycles (`order` is consumed: every entry ends up as its own index).
+fn apply_order<T>(items: &mut [T], order: &mut [usize]) {
+    for start in 0..order.len() {
+        // Each cycle is followed once, from its smallest index.
+        let mut at = start;
+        while let Some(&from) = order.get(at) {
+            if from == start {
+                break;
+            }
+            items.swap(at, from);
+            if let Some(slot) = order.get_mut(at) {
+                *slot = at;
+            }
+            at = from;
+        }
+        if let Some(slot) = order.get_mut(at) {
+            *slot = at;
+        }
     }
 }
 
@@ -403,6 +420,27 @@ mod tests {
         kinds.sort();
         spellings.sort();
         assert_eq!(kinds.map(SymbolKind::as_str), spellings);
+    }
+
+    #[test]
+    fn apply_order_puts_each_item_where_the_order_says() {
+        // Every permutation of five items.
+        let mut perm: Vec<usize> = (0..5).collect();
+        let mut count = 0;
+        loop {
+            let mut items: Vec<char> = "abcde".chars().collect();
+            let expected: Vec<char> = perm.iter().map(|&i| items[i]).collect();
+            let mut order = perm.clone();
+            apply_order(&mut items, &mut order);
+            assert_eq!(items, expected, "{perm:?}");
+            count += 1;
+            // The next permutation in lexicographic order.
+            let Some(i) = (0..4).rev().find(|&i| perm[i] < perm[i + 1]) else { break };
+            let j = (i + 1..5).rev().find(|&j| perm[j] > perm[i]).unwrap();
+            perm.swap(i, j);
+            perm[i + 1..].reverse();
+        }
+        assert_eq!(count, 120);
     }
 
     #[test]
