@@ -590,7 +590,8 @@ fn read_unabbreviated<'a>(
     ops: &mut Vec<u64>,
     limits: &Limits,
 ) -> Result<(u32, Option<&'a [u8]>)> {
-    let code = read_code(r, |r| r.read_vbr(6))?;
+    let code_start = r.position();
+    let code = record_code(r.read_vbr(6)?, code_start)?;
     match read_unabbreviated_ops(r, ops, limits) {
         Ok(()) => Ok((code, None)),
         Err(e) => Err(e.with_record_code(code)),
@@ -624,14 +625,17 @@ fn read_abbreviated<'a>(
             return Err(Error::new(ErrorKind::InvalidAbbrev(crate::AbbrevProblem::NoOperands), r.position()))
         }
     };
-    let code = read_code(r, |r| match *first {
-        AbbrevOp::Literal(v) => Ok(v),
-        AbbrevOp::Scalar(e) => e.read(r),
+    let code_start = r.position();
+    let code = match *first {
+        AbbrevOp::Literal(v) => v,
+        AbbrevOp::Scalar(e) => e.read(r)?,
         // Abbrev::read_definition refuses these.
         AbbrevOp::Array(_) | AbbrevOp::Blob => {
-            Err(Error::new(ErrorKind::InvalidAbbrev(crate::AbbrevProblem::CodeIsArrayOrBlob), r.position()))
+            let problem = crate::AbbrevProblem::CodeIsArrayOrBlob;
+            return Err(Error::new(ErrorKind::InvalidAbbrev(problem), code_start));
         }
-    })?;
+    };
+    let code = record_code(code, code_start)?;
     match read_abbreviated_ops(r, rest, ops, limits) {
         Ok(blob) => Ok((code, blob)),
         Err(e) => Err(e.with_record_code(code)),
@@ -714,11 +718,9 @@ fn read_blob<'a>(r: &mut BitReader<'a>, limits: &Limits) -> Result<&'a [u8]> {
     Ok(bytes)
 }
 
-/// Reads a record code and checks that it fits in 32 bits.
-#[inline]
-fn read_code<'a>(r: &mut BitReader<'a>, read: impl FnOnce(&mut BitReader<'a>) -> Result<u64>) -> Result<u32> {
-    let start = r.position();
-    let code = read(r)?;
+/// A record code read at `start`, checked to fit in 32 bits.
+#[inline(always)]
+fn record_code(code: u64, start: u64) -> Result<u32> {
     u32::try_from(code).map_err(|_| {
         Error::new(ErrorKind::ValueTooLarge { what: "record code", value: code, max: u32::MAX as u64 }, start)
     })
