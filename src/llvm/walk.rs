@@ -79,6 +79,15 @@ pub struct Walker<'a> {
     /// For a walker of handed-out blocks: one of them started or ended with the event
     /// given last, to be noted at the next call (the event borrows the cursor).
     run_event: Option<RunEvent>,
+    /// For a walker of handed-out blocks: its run is over, the walk has ended.
+    ended: bool,
+    /// Something of the above is to be done before the next entry is read (a hand-out,
+    /// an invalid record's error, a run's block that started or ended, the walk's end):
+    /// one test on the way of every event instead of one for each.
+    attention: bool,
+    /// How many blocks enclose the cursor (the cursor's depth, kept here as the event
+    /// being built borrows the cursor).
+    depth: usize,
 }
 
 /// A block of a part's run starting or ending (see `Walker::run_event`).
@@ -153,6 +162,9 @@ impl<'a> Walker<'a> {
             skipped_state: None,
             changed: false,
             run_event: None,
+            ended: false,
+            attention: false,
+            depth: 0,
         }
     }
 
@@ -226,6 +238,9 @@ impl<'a> Walker<'a> {
             skipped_state: None,
             changed: false,
             run_event: None,
+            ended: false,
+            attention: false,
+            depth: self.depth,
         };
         let skipped = self.skip_block();
         self.run_end = Some(self.cursor.position());
@@ -296,22 +311,14 @@ impl<'a> Walker<'a> {
     // being copied out and back (a record is about 50 bytes): 6% of a typed check.
     #[inline(always)]
     pub fn next_event(&mut self) -> Result<Option<WalkerEvent<'_, 'a>>> {
-        if self.invalid.is_some() {
-            return Err(self.invalid_error());
-        }
-        self.hand_out_pending()?;
-        if let Some(event) = self.run_event.take() {
-            self.note_run_event(event);
-        }
-        // The depth before the entry is read (the entry borrows the cursor).
-        let depth = self.cursor.depth();
-        if self.stop_depth.is_some_and(|stop| depth < stop) && !self.run_goes_on() {
+        if self.attention && self.attend()? {
             return Ok(None);
         }
         let block = self.cursor.current_block().unwrap_or(u32::MAX);
         let Some(entry) = next_entry(&mut self.cursor)? else { return Ok(None) };
         Ok(Some(match entry {
             Entry::Block(header) => {
+                self.depth += 1;
                 self.numbering.enter_block(header.id);
                 if is_summary_block(header.id) {
                     self.summary_version = Some(0);
@@ -321,26 +328,31 @@ impl<'a> Walker<'a> {
                     if joins {
                         self.run_so_far += u64::from(header.words);
                         self.pending = Some(HandOut::JoinLast);
+                        self.attention = true;
                     } else {
                         self.run_so_far = u64::from(header.words);
                         self.handed_out += 1;
                         self.pending = Some(HandOut::NewPart);
+                        self.attention = true;
                     }
                     WalkerEvent::Deferred { header, part: self.handed_out - 1 }
                 } else {
-                    if self.stop_depth == Some(depth + 1) {
+                    if self.stop_depth == Some(self.depth) {
                         self.run_event = Some(RunEvent::Started(header.id));
+                        self.attention = true;
                     }
                     WalkerEvent::Block(header)
                 }
             }
             Entry::EndBlock(id) => {
+                self.depth = self.depth.saturating_sub(1);
                 self.numbering.end_block(id);
                 if is_summary_block(id) {
                     self.summary_version = None;
                 }
-                if self.stop_depth == Some(depth) {
+                if self.stop_depth.is_some_and(|stop| self.depth < stop) {
                     self.run_event = Some(RunEvent::Ended);
+                    self.attention = true;
                 }
                 WalkerEvent::EndBlock(id)
             }
@@ -360,12 +372,31 @@ impl<'a> Walker<'a> {
                 if block == super::block_ids::CONSTANTS {
                     if let Some(problem) = self.numbering.constant_problem(record.code) {
                         self.invalid = Some((problem, record.bit_offset, record.code));
+                        self.attention = true;
                     }
                 }
                 self.context.call_params = self.numbering.last_call_params();
                 WalkerEvent::Record { block, record, ctx: &mut self.context }
             }
         }))
+    }
+
+    /// What the last event left to do before the next entry is read (see `attention`);
+    /// true when the walk has ended.
+    #[cold]
+    fn attend(&mut self) -> Result<bool> {
+        self.attention = false;
+        if self.invalid.is_some() {
+            return Err(self.invalid_error());
+        }
+        self.hand_out_pending()?;
+        if let Some(event) = self.run_event.take() {
+            self.note_run_event(event);
+            self.ended = event == RunEvent::Ended && !self.run_goes_on();
+        }
+        // An ended walk stays ended.
+        self.attention = self.ended;
+        Ok(self.ended)
     }
 
     /// The error for the invalid record given last (see [`Walker::next_event`]).
@@ -380,8 +411,14 @@ impl<'a> Walker<'a> {
     pub fn skip_block(&mut self) -> Result<()> {
         let block = self.cursor.current_block();
         self.cursor.skip_block()?;
+        self.depth = self.cursor.depth();
         if let Some(id) = block {
             self.numbering.end_block(id);
+        }
+        if self.stop_depth.is_some_and(|stop| self.depth < stop) {
+            // A part's block skipped whole: as if it had ended.
+            self.run_event = Some(RunEvent::Ended);
+            self.attention = true;
         }
         Ok(())
     }
