@@ -295,7 +295,11 @@ pub trait SchemaGroup<'a>: Sized {
     /// The group's schema name.
     const NAME: &'static str;
     /// Reads one entry (tag first) for field `field`.
-    fn read(ops: &mut Operands<'_, 'a>, field: &'static str, ctx: &dyn DecodeContext) -> Result<Self>;
+    fn read<C: DecodeContext + ?Sized>(
+        ops: &mut Operands<'_, 'a>,
+        field: &'static str,
+        ctx: &C,
+    ) -> Result<Self>;
 }
 
 /// The enum of a block's records, generated for each block.
@@ -304,8 +308,9 @@ pub trait BlockRecords<'a>: Sized {
     const BLOCK_ID: u32;
     /// The block's schema name.
     const BLOCK_NAME: &'static str;
-    /// Decodes one record of the block.
-    fn decode(record: &Record<'_, 'a>, ctx: &mut dyn DecodeContext) -> Result<Self>;
+    /// Decodes one record of the block (with any context: a concrete one is read without a
+    /// virtual call).
+    fn decode<C: DecodeContext + ?Sized>(record: &Record<'_, 'a>, ctx: &mut C) -> Result<Self>;
 }
 
 /// Names used in a record's errors.
@@ -552,7 +557,7 @@ impl<'r, 'a> Operands<'r, 'a> {
     /// A relative value id: the value number minus the operand (in 32 bits, as LLVM
     /// computes it), or the operand itself where ids are absolute.
     #[inline]
-    pub fn relative(&mut self, field: &'static str, ctx: &dyn DecodeContext) -> Result<ValueId> {
+    pub fn relative<C: DecodeContext + ?Sized>(&mut self, field: &'static str, ctx: &C) -> Result<ValueId> {
         let v = self.raw(field)?;
         Ok(ValueId(if ctx.relative_ids() { ctx.value_number().wrapping_sub(v as u32) } else { v as u32 }))
     }
@@ -560,7 +565,11 @@ impl<'r, 'a> Operands<'r, 'a> {
     /// A signed relative value id (phi operands): the value number minus the signed
     /// operand. Where ids are absolute the operand is a plain unsigned id, as LLVM reads it.
     #[inline]
-    pub fn signed_relative(&mut self, field: &'static str, ctx: &dyn DecodeContext) -> Result<ValueId> {
+    pub fn signed_relative<C: DecodeContext + ?Sized>(
+        &mut self,
+        field: &'static str,
+        ctx: &C,
+    ) -> Result<ValueId> {
         let v = self.raw(field)?;
         if !ctx.relative_ids() {
             return Ok(ValueId(v as u32));
@@ -574,7 +583,11 @@ impl<'r, 'a> Operands<'r, 'a> {
 
     /// A value operand with its type after it when it is a forward reference.
     #[inline]
-    pub fn value_type(&mut self, field: &'static str, ctx: &dyn DecodeContext) -> Result<ValueRef> {
+    pub fn value_type<C: DecodeContext + ?Sized>(
+        &mut self,
+        field: &'static str,
+        ctx: &C,
+    ) -> Result<ValueRef> {
         let id = self.relative(field, ctx)?;
         let ty = if id.0 >= ctx.value_number() { Some(self.type_id(field)?) } else { None };
         Ok(ValueRef { id, ty })
@@ -709,7 +722,11 @@ impl<'r, 'a> Operands<'r, 'a> {
     /// parameters (the context knows, from the function type), then value-type pairs for
     /// the variadic rest. When the parameter count is unknown, every argument is read as a
     /// value-type pair.
-    pub fn call_args(&mut self, field: &'static str, ctx: &dyn DecodeContext) -> Result<Array<ValueRef>> {
+    pub fn call_args<C: DecodeContext + ?Sized>(
+        &mut self,
+        field: &'static str,
+        ctx: &C,
+    ) -> Result<Array<ValueRef>> {
         let fixed = ctx.call_params().unwrap_or(0) as usize;
         let mut out = Array::with_capacity(self.remaining());
         for _ in 0..fixed {
@@ -742,7 +759,7 @@ impl<'r, 'a> Operands<'r, 'a> {
     pub fn groups<G: SchemaGroup<'a>>(
         &mut self,
         field: &'static str,
-        ctx: &dyn DecodeContext,
+        ctx: &(impl DecodeContext + ?Sized),
     ) -> Result<Array<G>> {
         let mut out = Array::new();
         while !self.is_exhausted() {
@@ -769,7 +786,7 @@ impl<'r, 'a> Operands<'r, 'a> {
 
     /// Ends the record: operands left over are returned (and reported to `ctx`).
     #[inline]
-    pub fn finish(self, ctx: &mut dyn DecodeContext) -> Vec<u64> {
+    pub fn finish<C: DecodeContext + ?Sized>(self, ctx: &mut C) -> Vec<u64> {
         match self.ops.get(self.pos..) {
             Some(rest) if !rest.is_empty() => {
                 ctx.warn(Warning::ExtraOperands {
@@ -786,10 +803,10 @@ impl<'r, 'a> Operands<'r, 'a> {
 }
 
 /// Keeps a record of a code the block does not know, with a warning.
-pub fn unknown_record<'a>(
+pub fn unknown_record<'a, C: DecodeContext + ?Sized>(
     block: &'static str,
     record: &Record<'_, 'a>,
-    ctx: &mut dyn DecodeContext,
+    ctx: &mut C,
 ) -> RawRecord<'a> {
     ctx.warn(Warning::UnknownRecord { block, code: record.code, bit_offset: record.bit_offset });
     RawRecord::from(record)

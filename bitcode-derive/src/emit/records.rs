@@ -131,9 +131,9 @@ impl<'s> Cx<'s> {
                     const BLOCK_ID: #u32_ = ID;
                     const BLOCK_NAME: #s = NAME;
 
-                    fn decode(
+                    fn decode<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
                         record: &#rt::Record<'_, 'a>,
-                        ctx: &mut dyn #rt::decode::DecodeContext,
+                        ctx: &mut C,
                     ) -> #rt::Result<Self> {
                         #dispatch_body
                     }
@@ -146,9 +146,9 @@ impl<'s> Cx<'s> {
                     /// # Errors
                     ///
                     /// When the record lacks a required operand or a value does not fit its field.
-                    pub fn decode(
+                    pub fn decode<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
                         record: &#rt::Record<'_, 'a>,
-                        ctx: &mut dyn #rt::decode::DecodeContext,
+                        ctx: &mut C,
                     ) -> #rt::Result<Self> {
                         <Self as #rt::decode::BlockRecords<'a>>::decode(record, ctx)
                     }
@@ -186,9 +186,9 @@ impl<'s> Cx<'s> {
                 /// # Errors
                 ///
                 /// When the record lacks a required operand or a value does not fit its field.
-                pub fn check(
+                pub fn check<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
                     record: &#rt::Record<'_, '_>,
-                    ctx: &mut dyn #rt::decode::DecodeContext,
+                    ctx: &mut C,
                 ) -> #rt::Result<::core::primitive::bool> {
                     #check_body
                 }
@@ -387,9 +387,9 @@ impl<'s> Cx<'s> {
                 ///
                 /// When the record lacks a required operand or a value does not fit its field.
                 #allow
-                pub fn decode(
+                pub fn decode<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
                     record: &#rt::Record<'_, #rec_lt>,
-                    ctx: &mut dyn #rt::decode::DecodeContext,
+                    ctx: &mut C,
                 ) -> #rt::Result<Self> {
                     static INFO: #rt::decode::RecordInfo =
                         #rt::decode::RecordInfo { block: #block_lit, record: #rname };
@@ -530,10 +530,10 @@ impl<'s> Cx<'s> {
             /// # Errors
             ///
             /// When the record lacks a required operand or a value does not fit its field.
-            pub fn decode_record<'a>(
+            pub fn decode_record<'a, C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
                 block_id: #u32_,
                 record: &#rt::Record<'_, 'a>,
-                ctx: &mut dyn #rt::decode::DecodeContext,
+                ctx: &mut C,
             ) -> #rt::Result<AnyRecord<'a>> {
                 #decode_body
             }
@@ -545,10 +545,10 @@ impl<'s> Cx<'s> {
             /// # Errors
             ///
             /// When the record lacks a required operand or a value does not fit its field.
-            pub fn check_record(
+            pub fn check_record<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
                 block_id: #u32_,
                 record: &#rt::Record<'_, '_>,
-                ctx: &mut dyn #rt::decode::DecodeContext,
+                ctx: &mut C,
             ) -> #rt::Result<::core::primitive::bool> {
                 #check_body
             }

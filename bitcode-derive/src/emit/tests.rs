@@ -433,7 +433,7 @@ fn groups_read_a_tag_then_the_variant_fields() {
     ), "{impls}");
     assert!(impls.contains("5 => :: core :: result :: Result :: Ok (Self :: NoneAttr)"));
     assert!(impls.contains("ops . unknown_tag (field , tag , \"Attribute\")"));
-    assert!(impls.contains("_ctx : & dyn"), "no field needs the context");
+    assert!(impls.contains("_ctx : & C"), "no field needs the context");
 
     let operand = enumm(&file.items, "Operand");
     assert!(operand.generics.params.is_empty(), "no borrowed field: no lifetime");

@@ -395,10 +395,10 @@ impl<'s> Cx<'s> {
             impl<'a> #rt::decode::SchemaGroup<'a> for #id #params {
                 const NAME: #s = #name;
 
-                fn read(
+                fn read<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
                     ops: &mut #rt::decode::Operands<'_, 'a>,
                     field: #s,
-                    #ctx_param: &dyn #rt::decode::DecodeContext,
+                    #ctx_param: &C,
                 ) -> #rt::Result<Self> {
                     let tag = ops.raw(field)?;
                     match tag {

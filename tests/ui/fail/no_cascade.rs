@@ -28,5 +28,5 @@ fn main() {
     let _ = (Function::CODE, function_block::ID, function_block::Ret::CODE);
     let _ = (Linkage::External, Linkage::Internal);
     let _ = describe;
-    let _ = s::decode_record;
+    let _ = s::decode_record::<bitcode::runtime::decode::BasicContext>;
 }
