@@ -648,9 +648,12 @@ impl<'r, 'a> Operands<'r, 'a> {
     }
 
     fn bytes_of(&self, field: &'static str, ops: &[u64]) -> Result<Vec<u8>> {
-        ops.iter()
-            .map(|&v| u8::try_from(v).map_err(|_| self.error(field, FieldProblem::NotAByte { value: v })))
-            .collect()
+        // Checked first, then converted by an exact-size map: collecting through the
+        // `Result`s grew the string by reallocation, byte by byte.
+        if let Some(&value) = ops.iter().find(|&&v| v > u64::from(u8::MAX)) {
+            return Err(self.error(field, FieldProblem::NotAByte { value }));
+        }
+        Ok(ops.iter().map(|&v| v as u8).collect())
     }
 
     /// The record's blob (it takes no operand).
