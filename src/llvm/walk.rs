@@ -315,7 +315,7 @@ impl<'a> Walker<'a> {
             return Ok(None);
         }
         let block = self.cursor.current_block().unwrap_or(u32::MAX);
-        let Some(entry) = next_entry(&mut self.cursor)? else { return Ok(None) };
+        let Some(entry) = self.cursor.next_entry()? else { return Ok(None) };
         Ok(Some(match entry {
             Entry::Block(header) => {
                 self.depth += 1;
@@ -442,13 +442,6 @@ impl<'a> Walker<'a> {
     pub fn locate(&self, err: Error) -> Error {
         self.cursor.with_block_path(err)
     }
-}
-
-/// The cursor's next entry, not inlined: the walker's loop is large already, and a typed
-/// check ran 1% more instructions with the cursor's body inlined into it as well.
-#[inline(never)]
-fn next_entry<'c, 'a>(cursor: &'c mut Cursor<'a>) -> Result<Option<Entry<'c, 'a>>> {
-    cursor.next_entry()
 }
 
 /// Calls `visit` for every record of `stream`, function bodies included, with the id of
