@@ -193,21 +193,28 @@ impl ValueNumbering {
     }
 
     /// A record of block `block_id`: counts the value it defines.
+    // Inlined into the walk: most records are instructions and constants, counted here
+    // with a bit test; calls and module-level records take the calls below.
+    #[inline]
     pub fn record(&mut self, block_id: u32, record: &Record<'_, '_>) {
         let ops = record.ops;
         self.last_call_params = None;
         match block_id {
-            block_ids::MODULE => self.module_record(record.code, ops),
-            block_ids::TYPE => self.type_record(record.code, ops),
+            block_ids::FUNCTION if record.code < 64 && VALUE_INSTRUCTIONS & bit(record.code) != 0 => {
+                self.define_value()
+            }
+            block_ids::FUNCTION if self.defines_value(record.code, ops) => self.define_value(),
             block_ids::CONSTANTS if record.code == codes::CST_SETTYPE => {
                 self.constant_type = ops.first().copied()
             }
             block_ids::CONSTANTS => self.define_value(),
-            block_ids::FUNCTION if self.defines_value(record.code, ops) => self.define_value(),
+            block_ids::MODULE => self.module_record(record.code, ops),
+            block_ids::TYPE => self.type_record(record.code, ops),
             _ => {}
         }
     }
 
+    #[inline]
     fn define_value(&mut self) {
         match &mut self.in_function {
             Some(next) => *next = next.wrapping_add(1),
@@ -215,6 +222,7 @@ impl ValueNumbering {
         }
     }
 
+    #[inline(never)]
     fn module_record(&mut self, code: u32, ops: &[u64]) {
         match code {
             codes::MODULE_VERSION => self.version = ops.first().copied().unwrap_or(0),
@@ -242,6 +250,7 @@ impl ValueNumbering {
         }
     }
 
+    #[inline(never)]
     fn type_record(&mut self, code: u32, ops: &[u64]) {
         let id = |i: usize| ops.get(i).and_then(|&t| u32::try_from(t).ok());
         let info = match code {
@@ -298,6 +307,7 @@ impl ValueNumbering {
         }
     }
 
+    #[inline(never)]
     fn defines_value(&mut self, code: u32, ops: &[u64]) -> bool {
         if code < 64 && VALUE_INSTRUCTIONS & bit(code) != 0 {
             return true;
