@@ -272,7 +272,7 @@ fn strings_char6_arrays_and_blobs() {
     assert_eq!((b.count, b.text.as_bytes()), (3, &b"a\xffz"[..]));
     assert_eq!(b.text.to_string(), "a\u{fffd}z");
     let header_block::Record::Name(n) = &records[2] else { panic!() };
-    assert_eq!(n.name, Bytes(b"plain".to_vec().into()));
+    assert_eq!(n.name, Bytes::from(b"plain".to_vec()));
     let header_block::Record::RawBlob(r) = &records[3] else { panic!() };
     assert_eq!((r.data, r.checksum), (&[1u8, 2, 3, 4, 5][..], 0xBEEF));
     // a blob field without a blob

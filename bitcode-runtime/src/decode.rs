@@ -64,25 +64,119 @@ impl Align {
     }
 }
 
-/// Bytes of a string operand: borrowed from a blob or gathered from operands. Bitcode
-/// strings need not be UTF-8; `Display` shows them lossily.
-#[derive(Clone, PartialEq, Eq, Hash, Default)]
-pub struct Bytes<'a>(pub Cow<'a, [u8]>);
+/// Bytes of a string operand: borrowed from a blob, or gathered from operands (up to
+/// [`Bytes::INLINE`] of them held inline, without an allocation: most names are short).
+/// Bitcode strings need not be UTF-8; `Display` shows them lossily. Compared, ordered and
+/// hashed by their bytes, however they are held.
+#[derive(Clone)]
+pub struct Bytes<'a>(BytesRepr<'a>);
 
-impl Bytes<'_> {
+#[derive(Clone)]
+enum BytesRepr<'a> {
+    Borrowed(&'a [u8]),
+    Owned(smallvec::SmallVec<[u8; Bytes::INLINE]>),
+}
+
+impl<'a> Bytes<'a> {
+    /// How many bytes are held without an allocation.
+    pub const INLINE: usize = 24;
+
+    /// Bytes borrowed from the input (a blob).
+    pub fn borrowed(bytes: &'a [u8]) -> Self {
+        Bytes(BytesRepr::Borrowed(bytes))
+    }
+
     /// The raw bytes.
     pub fn as_bytes(&self) -> &[u8] {
-        &self.0
+        match &self.0 {
+            BytesRepr::Borrowed(b) => b,
+            BytesRepr::Owned(v) => v,
+        }
     }
 
     /// The bytes as text, invalid UTF-8 replaced.
     pub fn to_str_lossy(&self) -> Cow<'_, str> {
-        String::from_utf8_lossy(&self.0)
+        String::from_utf8_lossy(self.as_bytes())
+    }
+
+    /// True when the bytes are borrowed from the input rather than held.
+    pub fn is_borrowed(&self) -> bool {
+        matches!(self.0, BytesRepr::Borrowed(_))
     }
 
     /// An owned copy that borrows nothing.
     pub fn into_owned(self) -> Bytes<'static> {
-        Bytes(Cow::Owned(self.0.into_owned()))
+        match self.0 {
+            BytesRepr::Borrowed(b) => Bytes(BytesRepr::Owned(b.into())),
+            BytesRepr::Owned(v) => Bytes(BytesRepr::Owned(v)),
+        }
+    }
+
+    /// Operands known to be bytes, as bytes: a short string is converted in place into
+    /// the inline buffer (collected byte by byte, it went through a capacity test each).
+    fn of_byte_operands(ops: &[u64]) -> Self {
+        let mut inline = [0u8; Bytes::INLINE];
+        if ops.len() <= inline.len() {
+            for (byte, &op) in inline.iter_mut().zip(ops) {
+                *byte = op as u8;
+            }
+            return Bytes(BytesRepr::Owned(smallvec::SmallVec::from_buf_and_len(inline, ops.len())));
+        }
+        Bytes::from(ops.iter().map(|&op| op as u8).collect::<Vec<u8>>())
+    }
+
+    /// The bytes in a `Vec`.
+    pub fn into_vec(self) -> Vec<u8> {
+        match self.0 {
+            BytesRepr::Borrowed(b) => b.to_vec(),
+            BytesRepr::Owned(v) => v.into_vec(),
+        }
+    }
+}
+
+impl std::ops::Deref for Bytes<'_> {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl Default for Bytes<'_> {
+    fn default() -> Self {
+        Bytes(BytesRepr::Owned(smallvec::SmallVec::new()))
+    }
+}
+
+impl FromIterator<u8> for Bytes<'_> {
+    fn from_iter<I: IntoIterator<Item = u8>>(iter: I) -> Self {
+        Bytes(BytesRepr::Owned(iter.into_iter().collect()))
+    }
+}
+
+impl From<Vec<u8>> for Bytes<'_> {
+    fn from(bytes: Vec<u8>) -> Self {
+        Bytes(BytesRepr::Owned(smallvec::SmallVec::from_vec(bytes)))
+    }
+}
+
+impl<'a> From<&'a [u8]> for Bytes<'a> {
+    fn from(bytes: &'a [u8]) -> Self {
+        Bytes::borrowed(bytes)
+    }
+}
+
+impl PartialEq for Bytes<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for Bytes<'_> {}
+
+impl std::hash::Hash for Bytes<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_bytes().hash(state);
     }
 }
 
@@ -100,13 +194,13 @@ impl fmt::Debug for Bytes<'_> {
 
 impl PartialEq<[u8]> for Bytes<'_> {
     fn eq(&self, other: &[u8]) -> bool {
-        *self.0 == *other
+        self.as_bytes() == other
     }
 }
 
 impl PartialEq<&str> for Bytes<'_> {
     fn eq(&self, other: &&str) -> bool {
-        *self.0 == *other.as_bytes()
+        self.as_bytes() == other.as_bytes()
     }
 }
 
@@ -628,12 +722,12 @@ impl<'r, 'a> Operands<'r, 'a> {
     /// The record's blob, or else every remaining operand as a byte.
     pub fn string(&mut self, field: &'static str) -> Result<Bytes<'a>> {
         if let Some(blob) = self.blob {
-            return Ok(Bytes(Cow::Borrowed(blob)));
+            return Ok(Bytes::borrowed(blob));
         }
         let rest = self.ops.get(self.pos..).unwrap_or(&[]);
         let bytes = self.bytes_of(field, rest)?;
         self.pos = self.ops.len();
-        Ok(Bytes(Cow::Owned(bytes)))
+        Ok(bytes)
     }
 
     /// Bytes up to a terminating 0 (which is read, not kept).
@@ -644,16 +738,16 @@ impl<'r, 'a> Operands<'r, 'a> {
         };
         let bytes = self.bytes_of(field, rest.get(..len).unwrap_or(&[]))?;
         self.pos += len + 1;
-        Ok(Bytes(Cow::Owned(bytes)))
+        Ok(bytes)
     }
 
-    fn bytes_of(&self, field: &'static str, ops: &[u64]) -> Result<Vec<u8>> {
+    fn bytes_of(&self, field: &'static str, ops: &[u64]) -> Result<Bytes<'a>> {
         // Checked first, then converted by an exact-size map: collecting through the
         // `Result`s grew the string by reallocation, byte by byte.
         if let Some(&value) = ops.iter().find(|&&v| v > u64::from(u8::MAX)) {
             return Err(self.error(field, FieldProblem::NotAByte { value }));
         }
-        Ok(ops.iter().map(|&v| v as u8).collect())
+        Ok(Bytes::of_byte_operands(ops))
     }
 
     /// The record's blob (it takes no operand).
@@ -892,6 +986,26 @@ mod tests {
         assert_eq!(o.cstring("f").unwrap(), "hi");
         let e = o.string("g").unwrap_err();
         assert!(e.to_string().contains("300 is not a byte"), "{e}");
+    }
+
+    #[test]
+    fn bytes_compare_by_content_however_held() {
+        let long = vec![b'x'; Bytes::INLINE + 9];
+        let gathered: Bytes<'_> = long.iter().copied().collect();
+        assert_eq!(gathered, Bytes::borrowed(&long));
+        assert_eq!(gathered, Bytes::from(long.clone()));
+        assert_eq!(gathered.into_owned().into_vec(), long);
+        let short: Bytes<'_> = b"main".iter().copied().collect();
+        assert!(!short.is_borrowed() && Bytes::borrowed(b"main").is_borrowed());
+        assert_eq!(short, "main");
+        let hash = |b: &Bytes<'_>| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            b.hash(&mut h);
+            h.finish()
+        };
+        assert_eq!(hash(&short), hash(&Bytes::borrowed(b"main")));
+        assert_eq!(Bytes::default().as_bytes(), b"");
     }
 
     #[test]

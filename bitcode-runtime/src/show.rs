@@ -145,7 +145,7 @@ mod tests {
         assert_eq!(s(&|f| ValueRef { id: ValueId(5), ty: Some(TypeId(2)) }.show(f)), "%5:t2");
         assert_eq!(s(&|f| vec![ValueId(1), ValueId(2)].show(f)), "[%1, %2]");
         assert_eq!(s(&|f| None::<u32>.show(f)), "none");
-        assert_eq!(s(&|f| Bytes(b"a\"b".to_vec().into()).show(f)), "\"a\\\"b\"");
+        assert_eq!(s(&|f| Bytes::from(b"a\"b".to_vec()).show(f)), "\"a\\\"b\"");
         let r = ConstantRange { lower: vec![(-3i64) as u64], upper: vec![10] };
         assert_eq!(s(&|f| r.show(f)), "[-3, 10)");
     }
