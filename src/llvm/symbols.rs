@@ -9,11 +9,11 @@
 
 use std::borrow::Cow;
 
-use bitcode_runtime::{Bitstream, Result};
+use bitcode_runtime::{Bitstream, Entry, Result};
 
 use super::ir::{module_block, strtab_block, value_symtab_block};
 use super::ir::{CallingConv, DllStorage, Linkage, Preemption, ThreadLocal, UnnamedAddr, Visibility};
-use super::{block_ids, Walker, WalkerEvent};
+use super::{block_ids, LlvmContext};
 
 /// What a global value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -125,64 +125,74 @@ struct ModuleState {
 /// The global values of every module in `stream`, module by module, sorted by kind and
 /// name as `ll-symbols` sorts them; unnamed values are named by their slot number.
 pub fn module_symbols(stream: &Bitstream<'_>) -> Result<Vec<Vec<Symbol>>> {
-    let mut walker = Walker::new(stream);
+    // A cursor rather than a `Walker`: the records read here need the module's version
+    // and nothing else of the value numbering.
+    let mut cursor = stream.cursor();
+    let mut ctx = LlvmContext::default();
     let mut modules: Vec<ModuleState> = Vec::new();
     // Borrowed from the input, like every blob.
     let mut strtab: &[u8] = &[];
-    let mut depth = 0usize;
-    while let Some(event) = walker.next_event()? {
-        match event {
-            WalkerEvent::Block(header) => {
-                depth += 1;
-                let keep = match (depth, header.id) {
+    loop {
+        let depth = cursor.depth();
+        let block = cursor.current_block();
+        let entry = match cursor.next_entry()? {
+            Some(entry) => entry,
+            None => break,
+        };
+        let record = match entry {
+            Entry::Block(header) => {
+                let keep = match (depth + 1, header.id) {
                     (1, block_ids::MODULE) => {
                         modules.push(ModuleState::default());
+                        ctx.version = 0;
                         true
                     }
                     (1, block_ids::STRTAB) => true,
                     // Names of version 0 and 1 modules; BLOCKINFO is read by skipping.
-                    (2, block_ids::VALUE_SYMTAB) => walker.numbering().version() < 2,
+                    (2, block_ids::VALUE_SYMTAB) => ctx.version < 2,
                     _ => false,
                 };
                 if !keep {
-                    walker.skip_block()?;
-                    depth -= 1;
+                    cursor.skip_block()?;
                 }
+                continue;
             }
-            WalkerEvent::EndBlock(_) => depth = depth.saturating_sub(1),
-            // This walker reads everything itself.
-            WalkerEvent::Deferred { .. } => {}
-            WalkerEvent::Record { block, record, ctx } => match block {
-                block_ids::MODULE => {
-                    let Some(module) = modules.last_mut() else { continue };
-                    // The context's version is the module's here (no summary block).
-                    let version = ctx.version;
-                    match module_block::Record::decode(&record, ctx) {
-                        Ok(typed) => module.add(typed, record.ops, version),
-                        Err(e) => return Err(walker.locate(e)),
-                    }
+            Entry::EndBlock(_) => continue,
+            Entry::Record(record) => record,
+        };
+        let decoded = match block {
+            Some(block_ids::MODULE) => {
+                let Some(module) = modules.last_mut() else { continue };
+                let version = ctx.version;
+                let added = module_block::Record::decode(&record, &mut ctx)
+                    .map(|typed| module.add(typed, record.ops, version));
+                // The version the records after it are read with, as the value numbering takes it.
+                if record.code == module_block::Version::CODE {
+                    ctx.version = record.ops.first().copied().unwrap_or(0);
                 }
-                block_ids::VALUE_SYMTAB => {
-                    let Some(module) = modules.last_mut() else { continue };
-                    match value_symtab_block::Record::decode(&record, ctx).map_err(|e| walker.locate(e))? {
-                        value_symtab_block::Record::Entry(e) => {
-                            module.vst_names.push((e.value.0.into(), bytes(&e.name)))
-                        }
-                        value_symtab_block::Record::Fnentry(e) => {
-                            module.vst_names.push((e.value.0.into(), bytes(&e.name)))
-                        }
-                        _ => {}
+                added
+            }
+            Some(block_ids::VALUE_SYMTAB) => {
+                let Some(module) = modules.last_mut() else { continue };
+                value_symtab_block::Record::decode(&record, &mut ctx).map(|typed| match typed {
+                    value_symtab_block::Record::Entry(e) => {
+                        module.vst_names.push((e.value.0.into(), bytes(&e.name)))
                     }
-                }
-                block_ids::STRTAB => {
-                    if let strtab_block::Record::Blob(b) =
-                        strtab_block::Record::decode(&record, ctx).map_err(|e| walker.locate(e))?
-                    {
-                        strtab = b.strtab;
+                    value_symtab_block::Record::Fnentry(e) => {
+                        module.vst_names.push((e.value.0.into(), bytes(&e.name)))
                     }
+                    _ => {}
+                })
+            }
+            Some(block_ids::STRTAB) => strtab_block::Record::decode(&record, &mut ctx).map(|typed| {
+                if let strtab_block::Record::Blob(b) = typed {
+                    strtab = b.strtab;
                 }
-                _ => {}
-            },
+            }),
+            _ => Ok(()),
+        };
+        if let Err(e) = decoded {
+            return Err(cursor.with_block_path(e));
         }
     }
     Ok(modules.into_iter().map(|m| m.finish(strtab)).collect())
