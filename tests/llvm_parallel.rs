@@ -8,8 +8,9 @@ mod common;
 
 use std::process::Command;
 
-use bitcode::llvm::{check_stream, check_stream_parallel, Walker, WalkerEvent};
+use bitcode::llvm::{check_stream, check_stream_parallel, LlvmContext, Walker, WalkerEvent};
 use bitcode::Input;
+use bitcode::Record;
 use common::*;
 
 const TEST: &str = "llvm_parallel";
@@ -120,20 +121,16 @@ fn parallel_typed_dump_equals_sequential_dump() {
 /// was given (value number, version, relative ids, call parameters).
 type Seen = (u64, u32, u32, u32, u64, bool, Option<u32>);
 
+/// What a walk gives for a record of `block`.
+fn seen(block: u32, record: &Record<'_, '_>, c: &LlvmContext) -> Seen {
+    (record.bit_offset, block, record.code, c.value_number, c.version, c.absolute_ids, c.call_params)
+}
+
 /// Every record of a walker, with its context; `Err` with the error's text when it fails.
 fn records_of(mut walker: Walker<'_>, out: &mut Vec<Seen>) -> Result<(), String> {
     while let Some(event) = walker.next_event().map_err(|e| e.to_string())? {
         if let WalkerEvent::Record { block, record, ctx } = event {
-            let c = &*ctx;
-            out.push((
-                record.bit_offset,
-                block,
-                record.code,
-                c.value_number,
-                c.version,
-                c.absolute_ids,
-                c.call_params,
-            ));
+            out.push(seen(block, &record, ctx));
         }
     }
     Ok(())
@@ -156,21 +153,10 @@ fn runs_of_deferred_blocks_give_every_record_once_with_its_context() {
             let Ok(()) = records_of(Walker::new(stream), &mut one_walk) else { continue };
             for run_words in [0, 1, 300, 4096, u64::MAX] {
                 let mut walker = Walker::deferring_runs(stream, run_words);
-                let (mut seen, mut parts, mut last_part) = (Vec::new(), Vec::new(), None);
+                let (mut given, mut parts, mut last_part) = (Vec::new(), Vec::new(), None);
                 while let Some(event) = walker.next_event().unwrap() {
                     match event {
-                        WalkerEvent::Record { block, record, ctx } => {
-                            let c = &*ctx;
-                            seen.push((
-                                record.bit_offset,
-                                block,
-                                record.code,
-                                c.value_number,
-                                c.version,
-                                c.absolute_ids,
-                                c.call_params,
-                            ));
-                        }
+                        WalkerEvent::Record { block, record, ctx } => given.push(seen(block, &record, ctx)),
                         WalkerEvent::Deferred { part, .. } => {
                             if last_part == Some(part) {
                                 joined += 1;
@@ -187,10 +173,10 @@ fn runs_of_deferred_blocks_give_every_record_once_with_its_context() {
                     assert_eq!(parts.len(), last_part.map_or(0, |p| p + 1));
                 }
                 for part in parts {
-                    records_of(part, &mut seen).unwrap();
+                    records_of(part, &mut given).unwrap();
                 }
-                seen.sort_by_key(|s| s.0);
-                assert_eq!(seen, one_walk, "{} with runs of {run_words} words", file.display());
+                given.sort_by_key(|s| s.0);
+                assert_eq!(given, one_walk, "{} with runs of {run_words} words", file.display());
             }
             streams += 1;
         }

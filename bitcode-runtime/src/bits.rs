@@ -278,29 +278,42 @@ impl<'a> BitReader<'a> {
     pub(crate) fn read_vbr_run<const W: u32>(&mut self, count: u64, out: &mut Vec<u64>) -> Result<()> {
         let mut left = count;
         while left > 0 {
-            let stops = if self.cached >= FAST_WIDTH || self.top_up() {
-                !self.word & VbrChunks::<W>::CONTINUE_BITS
-            } else {
-                0
-            };
+            let mut stops = self.window_stops::<W>();
             if stops == 0 {
                 // Near the end of the input, or longer than the cached word.
                 out.push(self.read_vbr_any(W)?);
                 left -= 1;
-                continue;
             }
-            let mut stops = stops;
             while left > 0 && stops != 0 {
-                let used = stops.trailing_zeros() + 1; // a multiple of W, at most 56
-                let field = self.word & ((1u64 << used) - 1);
-                out.push(VbrChunks::<W>::pack_payloads(field, used));
-                self.word >>= used;
-                self.cached -= used;
-                stops >>= used;
+                out.push(self.take_windowed::<W>(&mut stops));
                 left -= 1;
             }
         }
         Ok(())
+    }
+
+    /// Tops the cached word up to a full window and gives the continuation bits of the
+    /// `W`-bit chunks in it that are clear: where the fields in the window end. 0 when no
+    /// field ends in it, or near the end of the input.
+    #[inline(always)]
+    fn window_stops<const W: u32>(&mut self) -> u64 {
+        if self.cached >= FAST_WIDTH || self.top_up() {
+            !self.word & VbrChunks::<W>::CONTINUE_BITS
+        } else {
+            0
+        }
+    }
+
+    /// Takes the field that ends at the first of `stops` (see [`BitReader::window_stops`],
+    /// shifted on past the field).
+    #[inline(always)]
+    fn take_windowed<const W: u32>(&mut self, stops: &mut u64) -> u64 {
+        let used = stops.trailing_zeros() + 1; // a multiple of W, at most 56
+        let field = self.word & ((1u64 << used) - 1);
+        self.word >>= used;
+        self.cached -= used;
+        *stops >>= used;
+        VbrChunks::<W>::pack_payloads(field, used)
     }
 
     /// A VBR field of `W`-bit chunks that is longer than one chunk or crosses the cached
@@ -308,17 +321,11 @@ impl<'a> BitReader<'a> {
     /// with one trailing-zeros count, and the payloads are packed together in a few shifts.
     #[inline(never)]
     fn read_vbr_multi<const W: u32>(&mut self) -> Result<u64> {
-        if self.cached >= FAST_WIDTH || self.top_up() {
-            let stops = !self.word & VbrChunks::<W>::CONTINUE_BITS;
-            if stops != 0 {
-                let used = stops.trailing_zeros() + 1; // a multiple of W, at most 56
-                let field = self.word & ((1u64 << used) - 1);
-                self.word >>= used;
-                self.cached -= used;
-                return Ok(VbrChunks::<W>::pack_payloads(field, used));
-            }
+        let mut stops = self.window_stops::<W>();
+        if stops == 0 {
+            return self.read_vbr_any(W);
         }
-        self.read_vbr_any(W)
+        Ok(self.take_windowed::<W>(&mut stops))
     }
 
     /// `read_vbr` for any chunk width: chunk by chunk.

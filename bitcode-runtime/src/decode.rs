@@ -742,10 +742,9 @@ impl<'r, 'a> Operands<'r, 'a> {
     }
 
     fn bytes_of(&self, field: &'static str, ops: &[u64]) -> Result<Bytes<'a>> {
-        // Checked first, then converted by an exact-size map: collecting through the
-        // `Result`s grew the string by reallocation, byte by byte.
-        // One pass without an early exit (the compiler makes it a few vector operations);
-        // the operand that is not a byte is looked for only when there is one.
+        // Checked in one pass without an early exit (the compiler makes it a few vector
+        // operations), then converted at the string's exact size; the operand that is not
+        // a byte is looked for only when there is one.
         if ops.iter().fold(0, |high, &v| high | v) > u64::from(u8::MAX) {
             let value = ops.iter().copied().find(|&v| v > u64::from(u8::MAX)).unwrap_or_default();
             return Err(self.error(field, FieldProblem::NotAByte { value }));

@@ -176,10 +176,10 @@ pub fn module_symbols(stream: &Bitstream<'_>) -> Result<Vec<Vec<Symbol>>> {
                 let Some(module) = modules.last_mut() else { continue };
                 value_symtab_block::Record::decode(&record, &mut ctx).map(|typed| match typed {
                     value_symtab_block::Record::Entry(e) => {
-                        module.vst_names.push((e.value.0.into(), bytes(&e.name)))
+                        module.vst_names.push((e.value.0.into(), e.name.into_vec()))
                     }
                     value_symtab_block::Record::Fnentry(e) => {
-                        module.vst_names.push((e.value.0.into(), bytes(&e.name)))
+                        module.vst_names.push((e.value.0.into(), e.name.into_vec()))
                     }
                     _ => {}
                 })
@@ -196,10 +196,6 @@ pub fn module_symbols(stream: &Bitstream<'_>) -> Result<Vec<Vec<Symbol>>> {
         }
     }
     Ok(modules.into_iter().map(|m| m.finish(strtab)).collect())
-}
-
-fn bytes(b: &bitcode_runtime::decode::Bytes<'_>) -> Vec<u8> {
-    b.as_bytes().to_vec()
 }
 
 /// The raw linkage operand of a global value record: where it sits after the strtab head.
@@ -270,8 +266,8 @@ impl ModuleState {
         let strtab = |offset: Option<u64>, size: Option<u64>| offset.zip(size);
         let dll = |field, index| upgraded_dll_storage(field, raw_linkage(raw, version, index));
         let (symbol, strtab) = match record {
-            R::Sectionname(s) => return self.sections.push(bytes(&s.name)),
-            R::Gcname(g) => return self.gcs.push(bytes(&g.name)),
+            R::Sectionname(s) => return self.sections.push(s.name.into_vec()),
+            R::Gcname(g) => return self.gcs.push(g.name.into_vec()),
             R::GlobalVar(g) => {
                 let base = Symbol::global_value(
                     SymbolKind::Global,

@@ -145,9 +145,15 @@ const FS_VERSION: u32 = 10;
 impl<'a> Walker<'a> {
     /// A walker at the start of `stream`.
     pub fn new(stream: &Bitstream<'a>) -> Self {
+        Walker::reading(stream.cursor(), ValueNumbering::new())
+    }
+
+    /// A walker that reads on from `cursor` with `numbering`, handing nothing out. (Every
+    /// record sets the context's fields before it is decoded, so it starts fresh.)
+    fn reading(cursor: Cursor<'a>, numbering: ValueNumbering) -> Self {
         Walker {
-            cursor: stream.cursor(),
-            numbering: ValueNumbering::new(),
+            cursor,
+            numbering,
             context: LlvmContext::default(),
             summary_version: None,
             stop_depth: None,
@@ -221,30 +227,18 @@ impl<'a> Walker<'a> {
         // one that reads it, and memory freed on another thread than the one that
         // allocated it costs the allocator a lock.
         let mut part = Walker {
-            cursor: self.cursor.clone(),
-            numbering: self.numbering.clone(),
-            // Every record sets the context's fields before it is decoded.
-            context: LlvmContext::default(),
             summary_version: self.summary_version,
-            stop_depth: Some(self.cursor.depth()),
-            deferring: false,
+            stop_depth: Some(self.depth),
             run_words: self.run_words,
             run_so_far: self.run_so_far,
-            run_end: None,
-            parts: Vec::new(),
-            handed_out: 0,
-            pending: None,
-            invalid: None,
-            skipped_state: None,
-            changed: false,
-            run_event: None,
-            ended: false,
-            attention: false,
             depth: self.depth,
+            ..Walker::reading(self.cursor.clone(), self.numbering.clone())
         };
+        if let Some(id) = part.cursor.current_block() {
+            part.skipped_state = Some(part.state_after_skipping(id));
+        }
         let skipped = self.skip_block();
         self.run_end = Some(self.cursor.position());
-        part.skipped_state = Some((self.numbering.clone(), self.cursor.shared_block_info()));
         self.parts.push(part);
         skipped
     }
@@ -328,13 +322,12 @@ impl<'a> Walker<'a> {
                     if joins {
                         self.run_so_far += u64::from(header.words);
                         self.pending = Some(HandOut::JoinLast);
-                        self.attention = true;
                     } else {
                         self.run_so_far = u64::from(header.words);
                         self.handed_out += 1;
                         self.pending = Some(HandOut::NewPart);
-                        self.attention = true;
                     }
+                    self.attention = true;
                     WalkerEvent::Deferred { header, part: self.handed_out - 1 }
                 } else {
                     if self.stop_depth == Some(self.depth) {
