@@ -355,3 +355,20 @@ fn symbols_never_walk_function_bodies() {
     assert_eq!(bitcode::llvm::module_symbols(&stream).unwrap(), expected);
     assert!(bitcode::llvm::check_stream(&stream).is_err(), "the garbage is really there");
 }
+
+/// A version 2 module's names are slices of its string table, borrowed from the input
+/// rather than copied; only unnamed values, numbered, hold names of their own.
+#[test]
+fn symbol_names_borrow_the_string_table() {
+    let Some(shared) = require_shared(TEST) else { return };
+    let bytes = std::fs::read(shared.join("corpus/clang16__switchphi__O2.bc")).unwrap();
+    let stream = bitcode::Bitstream::new(&bytes).unwrap();
+    let modules = bitcode::llvm::module_symbols(&stream).unwrap();
+    let symbols: Vec<_> = modules.iter().flatten().collect();
+    assert!(symbols.len() > 3, "{} symbols", symbols.len());
+    let input = bytes.as_ptr_range();
+    for s in symbols {
+        assert!(s.name.is_borrowed(), "{} is a copy", s.display_name());
+        assert!(input.contains(&s.name.as_ptr()), "{} is not in the input", s.display_name());
+    }
+}

@@ -4,6 +4,7 @@
 use std::io::Write;
 
 use bitcode::llvm::{module_symbols, Symbol, SymbolKind};
+use bitcode::runtime::decode::Bytes;
 use bitcode::Bitstream;
 use serde::Serialize;
 
@@ -64,7 +65,7 @@ struct Ifunc<'s> {
 }
 
 /// The calling convention as LLVM 22's AsmWriter prints it: its keyword, or `cc N`.
-fn calling_conv(s: &Symbol) -> String {
+fn calling_conv(s: &Symbol<'_>) -> String {
     match s.calling_conv {
         Some(bitcode::llvm::ir::CallingConv::Unknown(n)) => format!("cc {n}"),
         Some(cc) => cc.to_string(),
@@ -72,7 +73,7 @@ fn calling_conv(s: &Symbol) -> String {
     }
 }
 
-fn text(bytes: &Option<Vec<u8>>) -> Option<String> {
+fn text(bytes: &Option<Bytes<'_>>) -> Option<String> {
     bytes.as_deref().map(bitcode::llvm::display_bytes)
 }
 

@@ -7,8 +7,7 @@
 //! storage from the obsolete dllimport/dllexport linkages, default visibility and DLL
 //! storage for local linkage, dso_local implied by linkage and visibility.
 
-use std::borrow::Cow;
-
+use bitcode_runtime::decode::Bytes;
 use bitcode_runtime::{Bitstream, Entry, Result};
 
 use super::ir::{module_block, strtab_block, value_symtab_block};
@@ -41,12 +40,13 @@ impl SymbolKind {
 }
 
 /// One global value and its properties. Fields that do not apply to a kind are `None`.
+/// Names borrow the input's string table where they come from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Symbol {
+pub struct Symbol<'a> {
     /// What it is.
     pub kind: SymbolKind,
     /// Its name as bytes (empty for an unnamed value until [`module_symbols`] numbers it).
-    pub name: Vec<u8>,
+    pub name: Bytes<'a>,
     /// For functions and globals: a declaration (no body, no initializer).
     pub declaration: Option<bool>,
     /// Linkage.
@@ -68,14 +68,14 @@ pub struct Symbol {
     /// For globals: externally initialized.
     pub externally_initialized: Option<bool>,
     /// For functions and globals: the section name.
-    pub section: Option<Vec<u8>>,
+    pub section: Option<Bytes<'a>>,
     /// For functions and globals: the alignment in bytes.
     pub alignment: Option<u64>,
     /// For functions: the garbage collector name.
-    pub gc: Option<Vec<u8>>,
+    pub gc: Option<Bytes<'a>>,
 }
 
-impl Symbol {
+impl Symbol<'_> {
     /// The name as `ll-symbols` prints it: the text when it is UTF-8, else LLVM's escaped
     /// form (printable ASCII but `"` and `\`, `\` as `\\`, other bytes as `\XX`).
     pub fn display_name(&self) -> String {
@@ -101,37 +101,34 @@ pub fn display_bytes(bytes: &[u8]) -> String {
     }
 }
 
-/// [`display_bytes`] of a name, borrowed when the name is UTF-8.
-fn shown_name(bytes: &[u8]) -> Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(display_bytes(bytes)),
-    }
+/// True when `bytes` are UTF-8 (ASCII, as most names are, is tested first: faster).
+fn is_utf8(bytes: &[u8]) -> bool {
+    bytes.is_ascii() || std::str::from_utf8(bytes).is_ok()
 }
 
 /// The module being read.
 #[derive(Default)]
-struct ModuleState {
+struct ModuleState<'a> {
     /// The global values in record order, named in `finish`.
-    values: Vec<Symbol>,
+    values: Vec<Symbol<'a>>,
     /// Where each value's name is in the string table (version 2 modules).
     strtab_names: Vec<Option<(u64, u64)>>,
-    sections: Vec<Vec<u8>>,
-    gcs: Vec<Vec<u8>>,
+    sections: Vec<Bytes<'a>>,
+    gcs: Vec<Bytes<'a>>,
     /// Names from the module-level value symbol table, by value id.
-    vst_names: Vec<(u64, Vec<u8>)>,
+    vst_names: Vec<(u64, Bytes<'a>)>,
 }
 
 /// The global values of every module in `stream`, module by module, sorted by kind and
 /// name as `ll-symbols` sorts them; unnamed values are named by their slot number.
-pub fn module_symbols(stream: &Bitstream<'_>) -> Result<Vec<Vec<Symbol>>> {
+pub fn module_symbols<'a>(stream: &Bitstream<'a>) -> Result<Vec<Vec<Symbol<'a>>>> {
     // A cursor rather than a `Walker`: the records read here need the module's version
     // and nothing else of the value numbering.
     let mut cursor = stream.cursor();
     let mut ctx = LlvmContext::default();
     let mut modules: Vec<ModuleState> = Vec::new();
     // Borrowed from the input, like every blob.
-    let mut strtab: &[u8] = &[];
+    let mut strtab: &'a [u8] = &[];
     loop {
         let depth = cursor.depth();
         let block = cursor.current_block();
@@ -175,11 +172,9 @@ pub fn module_symbols(stream: &Bitstream<'_>) -> Result<Vec<Vec<Symbol>>> {
             Some(block_ids::VALUE_SYMTAB) => {
                 let Some(module) = modules.last_mut() else { continue };
                 value_symtab_block::Record::decode(&record, &mut ctx).map(|typed| match typed {
-                    value_symtab_block::Record::Entry(e) => {
-                        module.vst_names.push((e.value.0.into(), e.name.into_vec()))
-                    }
+                    value_symtab_block::Record::Entry(e) => module.vst_names.push((e.value.0.into(), e.name)),
                     value_symtab_block::Record::Fnentry(e) => {
-                        module.vst_names.push((e.value.0.into(), e.name.into_vec()))
+                        module.vst_names.push((e.value.0.into(), e.name))
                     }
                     _ => {}
                 })
@@ -227,7 +222,7 @@ fn dso_local(preemption: Preemption, linkage: Linkage, visibility: Visibility) -
         || (visibility != Visibility::Default && linkage != Linkage::ExternWeak)
 }
 
-impl Symbol {
+impl<'a> Symbol<'a> {
     /// What every global value has: linkage, visibility and DLL storage as LLVM's reader
     /// leaves them (visibility and DLL storage default for local linkage), dso_local
     /// written or implied. The name comes later; the kind's own fields are unset.
@@ -237,12 +232,12 @@ impl Symbol {
         visibility: Visibility,
         dll_storage: DllStorage,
         preemption: Preemption,
-    ) -> Symbol {
+    ) -> Symbol<'a> {
         let local = is_local(linkage);
         let visibility = if local { Visibility::Default } else { visibility };
         Symbol {
             kind,
-            name: Vec::new(),
+            name: Bytes::default(),
             declaration: None,
             linkage,
             visibility,
@@ -260,14 +255,14 @@ impl Symbol {
     }
 }
 
-impl ModuleState {
-    fn add(&mut self, record: module_block::Record<'_>, raw: &[u64], version: u64) {
+impl<'a> ModuleState<'a> {
+    fn add(&mut self, record: module_block::Record<'a>, raw: &[u64], version: u64) {
         use module_block::Record as R;
         let strtab = |offset: Option<u64>, size: Option<u64>| offset.zip(size);
         let dll = |field, index| upgraded_dll_storage(field, raw_linkage(raw, version, index));
         let (symbol, strtab) = match record {
-            R::Sectionname(s) => return self.sections.push(s.name.into_vec()),
-            R::Gcname(g) => return self.gcs.push(g.name.into_vec()),
+            R::Sectionname(s) => return self.sections.push(s.name),
+            R::Gcname(g) => return self.gcs.push(g.name),
             R::GlobalVar(g) => {
                 let base = Symbol::global_value(
                     SymbolKind::Global,
@@ -347,17 +342,17 @@ impl ModuleState {
         self.strtab_names.push(strtab);
     }
 
-    fn section(&self, index: Option<u32>) -> Option<Vec<u8>> {
+    fn section(&self, index: Option<u32>) -> Option<Bytes<'a>> {
         index.and_then(|i| self.sections.get(i as usize).cloned())
     }
 
     /// Names every value, numbers the unnamed ones and sorts them as `ll-symbols` does.
     // In place: the values of a large module take a megabyte, and every fresh copy of them
     // was as many page faults as pages.
-    fn finish(self, strtab: &[u8]) -> Vec<Symbol> {
+    fn finish(self, strtab: &'a [u8]) -> Vec<Symbol<'a>> {
         let ModuleState { mut values, strtab_names, vst_names, .. } = self;
         // The first name the value symbol table gives each value.
-        let mut vst: std::collections::HashMap<u64, Vec<u8>> = std::collections::HashMap::new();
+        let mut vst: std::collections::HashMap<u64, Bytes<'a>> = std::collections::HashMap::new();
         for (value, name) in vst_names {
             vst.entry(value).or_insert(name);
         }
@@ -367,7 +362,7 @@ impl ModuleState {
                     .ok()
                     .zip(usize::try_from(offset.saturating_add(size)).ok())
                     .and_then(|(a, z)| strtab.get(a..z))
-                    .map(<[u8]>::to_vec)
+                    .map(Bytes::borrowed)
                     .unwrap_or_default(),
                 None => vst.remove(&(id as u64)).unwrap_or_default(),
             };
@@ -377,20 +372,51 @@ impl ModuleState {
         let mut slot = 0;
         for kind in [SymbolKind::Global, SymbolKind::Alias, SymbolKind::Ifunc, SymbolKind::Function] {
             for s in values.iter_mut().filter(|s| s.kind == kind && s.name.is_empty()) {
-                s.name = slot.to_string().into_bytes();
+                s.name = slot.to_string().bytes().collect();
                 slot += 1;
             }
         }
         // Sorted by kind and shown name. The kinds' derived order is their spellings'
-        // (alphabetical); the keys borrow the names (only a name that is not UTF-8 is
-        // escaped into a string of its own), so the sort copies no name.
-        let mut keyed: Vec<(SymbolKind, Cow<'_, str>, usize)> =
-            values.iter().enumerate().map(|(i, s)| (s.kind, shown_name(&s.name), i)).collect();
+        // (alphabetical), and a UTF-8 name is shown as it is, so its bytes sort as its text;
+        // only a name that is not UTF-8 is escaped into a string of its own. The keys
+        // borrow the names, and their leading bytes settle most comparisons.
+        let escaped: Vec<(usize, String)> = values
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !is_utf8(&s.name))
+            .map(|(i, s)| (i, display_bytes(&s.name)))
+            .collect();
+        let mut escaped_names = escaped.iter().peekable();
+        let mut keyed: Vec<(SymbolKind, u64, &[u8], usize)> = values
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let shown = match escaped_names.next_if(|(at, _)| *at == i) {
+                    Some((_, text)) => text.as_bytes(),
+                    None => &s.name,
+                };
+                (s.kind, leading_bytes(shown), shown, i)
+            })
+            .collect();
         keyed.sort_unstable();
-        let mut order: Vec<usize> = keyed.into_iter().map(|(_, _, i)| i).collect();
+        let mut order: Vec<usize> = keyed.into_iter().map(|(_, _, _, i)| i).collect();
         apply_order(&mut values, &mut order);
         values
     }
+}
+
+/// The first eight bytes of `bytes` as a big-endian number, zero-padded: ordered as the
+/// bytes are (a shorter name never compares above a longer one it starts), so comparing it
+/// first settles most comparisons of a sort without reading the names themselves.
+fn leading_bytes(bytes: &[u8]) -> u64 {
+    if let Some(first) = bytes.first_chunk::<8>() {
+        return u64::from_be_bytes(*first);
+    }
+    let mut first = [0u8; 8];
+    for (to, &from) in first.iter_mut().zip(bytes) {
+        *to = from;
+    }
+    u64::from_be_bytes(first)
 }
 
 /// Reorders `items` so that the item at `order[i]` comes `i`th, by swaps along the
@@ -450,10 +476,28 @@ mod tests {
     }
 
     #[test]
-    fn shown_names_borrow_utf8_and_escape_the_rest() {
-        assert!(matches!(shown_name("main.λ".as_bytes()), Cow::Borrowed("main.λ")));
-        let escaped = shown_name(b"a\xff\"\\b");
-        assert!(matches!(&escaped, Cow::Owned(_)));
-        assert_eq!(escaped, "a\\FF\\22\\\\b");
+    fn names_sort_as_they_are_shown() {
+        assert!(is_utf8(b"main") && is_utf8("main.\u{3bb}".as_bytes()) && !is_utf8(b"a\xffb"));
+        // A name that is not UTF-8 sorts by its escaped form, the others by their bytes;
+        // functions come before globals whatever their names.
+        let global = |kind| {
+            let linkage = Linkage::External;
+            Symbol::global_value(
+                kind,
+                linkage,
+                Visibility::Default,
+                DllStorage::Default,
+                Preemption::DsoPreemptable,
+            )
+        };
+        let names: [&[u8]; 6] = [b"b", "\u{3bb}".as_bytes(), b"\xff", b"a\\", b"a", b"z"];
+        let mut values: Vec<Symbol<'_>> = names.iter().map(|_| global(SymbolKind::Global)).collect();
+        values[5] = global(SymbolKind::Function);
+        // Named by a module-level value symbol table, value id by value id.
+        let vst_names = names.iter().enumerate().map(|(id, &n)| (id as u64, Bytes::borrowed(n))).collect();
+        let module = ModuleState { strtab_names: vec![None; 6], values, vst_names, ..Default::default() };
+        let shown: Vec<String> = module.finish(&[]).iter().map(Symbol::display_name).collect();
+        // As bytes, 0xff would come last.
+        assert_eq!(shown, ["z", "\\FF", "a", "a\\", "b", "\u{3bb}"]);
     }
 }
