@@ -276,19 +276,35 @@ impl<'a> BitReader<'a> {
     // 12% less time.
     #[inline(always)]
     pub(crate) fn read_vbr_run<const W: u32>(&mut self, count: u64, out: &mut Vec<u64>) -> Result<()> {
-        let mut left = count;
-        while left > 0 {
-            let mut stops = self.window_stops::<W>();
+        let start = out.len();
+        out.resize(start + count as usize, 0);
+        // The fields are taken from copies of the cached word and its bit count, written
+        // back only around a top-up and at the end, and stored through a slice. The
+        // reader's own fields stay in memory (its address goes to the slow paths), and a
+        // store to `out` might alias them: a reload after every operand was the loop's
+        // critical path.
+        let (mut word, mut cached, mut stops) = (self.word, self.cached, 0);
+        for slot in out.get_mut(start..).unwrap_or_default() {
             if stops == 0 {
-                // Near the end of the input, or longer than the cached word.
-                out.push(self.read_vbr_any(W)?);
-                left -= 1;
+                (self.word, self.cached) = (word, cached);
+                stops = self.window_stops::<W>();
+                if stops == 0 {
+                    // Near the end of the input, or longer than the cached word.
+                    *slot = self.read_vbr_any(W)?;
+                    (word, cached) = (self.word, self.cached);
+                    continue;
+                }
+                (word, cached) = (self.word, self.cached);
             }
-            while left > 0 && stops != 0 {
-                out.push(self.take_windowed::<W>(&mut stops));
-                left -= 1;
-            }
+            let used = stops.trailing_zeros() + 1; // a multiple of W, at most 56
+                                                   // The field's bits: those up to the first stop, included.
+            let field = word & (stops ^ (stops - 1));
+            *slot = VbrChunks::<W>::pack_payloads(field, used);
+            word >>= used;
+            cached -= used;
+            stops >>= used;
         }
+        (self.word, self.cached) = (word, cached);
         Ok(())
     }
 

@@ -607,7 +607,6 @@ fn read_unabbreviated_ops(r: &mut BitReader<'_>, ops: &mut Vec<u64>, limits: &Li
     let count = r.read_vbr(6)?;
     let claimed = Count { what: "record operands", count, min_bits: 6, already: 0 };
     check_count(r, claimed, count_start, limits)?;
-    ops.reserve(count as usize);
     r.read_vbr_run::<6>(count, ops)
 }
 
@@ -744,26 +743,34 @@ struct Count {
     already: usize,
 }
 
-/// Checks a claimed count before anything is reserved for it: against what the record's
-/// operand limit leaves (see [`max_operands`]) and against the bits left.
+/// Checks a claimed count before anything is reserved for it: against the bits left and
+/// against what the record's operand limit leaves (see [`max_operands`]).
+// The errors are built out of line from a few scalars: built from a `Count` passed by
+// reference, the struct was written to the stack on every record, error or not.
 #[inline(always)]
 fn check_count(r: &BitReader<'_>, c: Count, at: u64, limits: &Limits) -> Result<()> {
+    if c.count > u32::MAX as u64 || c.count.saturating_mul(c.min_bits) > r.bits_left() {
+        return Err(count_too_large(r, c.what, c.count, at));
+    }
     let max = max_operands(limits, c.already);
-    if c.count > max || c.count.saturating_mul(c.min_bits) > r.bits_left() {
-        return Err(count_error(r, c, at, max));
+    if c.count > max {
+        return Err(operands_over_limit(c.count, c.already, max, at));
     }
     Ok(())
 }
 
-/// The error [`check_count`] found: a count the input cannot hold, else operands past the
-/// limit.
+/// A claimed count the input cannot hold.
 #[cold]
-fn count_error(r: &BitReader<'_>, c: Count, at: u64, max: u64) -> Error {
-    let kind = if c.count > u32::MAX as u64 || c.count.saturating_mul(c.min_bits) > r.bits_left() {
-        ErrorKind::CountTooLarge { what: c.what, count: c.count, bits_left: r.bits_left() }
-    } else {
-        let already = c.already as u64;
-        ErrorKind::LimitExceeded { what: "record operands", count: c.count + already, limit: max + already }
-    };
-    Error::new(kind, at)
+fn count_too_large(r: &BitReader<'_>, what: &'static str, count: u64, at: u64) -> Error {
+    Error::new(ErrorKind::CountTooLarge { what, count, bits_left: r.bits_left() }, at)
+}
+
+/// A claimed count that takes the record's operands past the limit.
+#[cold]
+fn operands_over_limit(count: u64, already: usize, max: u64, at: u64) -> Error {
+    let already = already as u64;
+    Error::new(
+        ErrorKind::LimitExceeded { what: "record operands", count: count + already, limit: max + already },
+        at,
+    )
 }
