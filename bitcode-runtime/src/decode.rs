@@ -509,6 +509,20 @@ fn article(word: &str) -> &'static str {
     }
 }
 
+/// The error of [`Operands::error`].
+#[cold]
+#[inline(never)]
+fn field_error(
+    info: &'static RecordInfo,
+    code: u32,
+    bit_offset: u64,
+    field: &'static str,
+    problem: FieldProblem,
+) -> Error {
+    let kind = ErrorKind::Field { block: info.block, record: info.record, field, problem };
+    Error::new(kind, bit_offset).with_record_code(code)
+}
+
 /// Reads a record's operands field by field, with errors that name the field.
 #[derive(Debug)]
 pub struct Operands<'r, 'a> {
@@ -556,10 +570,11 @@ impl<'r, 'a> Operands<'r, 'a> {
     }
 
     /// The error for `field` with `problem`, located at the record.
-    #[cold]
+    // Built out of line from the few fields it needs: a cold call given `&self` would keep
+    // the reader in memory, its position stored and loaded again at every operand.
+    #[inline(always)]
     pub fn error(&self, field: &'static str, problem: FieldProblem) -> Error {
-        let kind = ErrorKind::Field { block: self.info.block, record: self.info.record, field, problem };
-        Error::new(kind, self.bit_offset).with_record_code(self.code)
+        field_error(self.info, self.code, self.bit_offset, field, problem)
     }
 
     /// Operands not read yet.
@@ -611,9 +626,14 @@ impl<'r, 'a> Operands<'r, 'a> {
     #[inline]
     pub fn uint<T: TryFrom<u64>>(&mut self, field: &'static str) -> Result<T> {
         let v = self.raw(field)?;
-        T::try_from(v).map_err(|_| {
-            self.error(field, FieldProblem::TooLarge { value: v, ty: std::any::type_name::<T>() })
-        })
+        // Matches, not closures, on the error paths here: a closure left out of line (it
+        // is cold) takes the reader's address, and the reader then lives in memory.
+        match T::try_from(v) {
+            Ok(t) => Ok(t),
+            Err(_) => {
+                Err(self.error(field, FieldProblem::TooLarge { value: v, ty: std::any::type_name::<T>() }))
+            }
+        }
     }
 
     /// A boolean operand: non-zero is true.
@@ -632,14 +652,20 @@ impl<'r, 'a> Operands<'r, 'a> {
     #[inline]
     pub fn enumeration<E: SchemaEnum>(&mut self, field: &'static str) -> Result<E> {
         let v = self.raw(field)?;
-        E::from_code(v).ok_or_else(|| self.error(field, FieldProblem::NotInEnum { value: v, name: E::NAME }))
+        match E::from_code(v) {
+            Some(e) => Ok(e),
+            None => Err(self.error(field, FieldProblem::NotInEnum { value: v, name: E::NAME })),
+        }
     }
 
     /// A flag word.
     #[inline]
     pub fn flags<F: SchemaFlags>(&mut self, field: &'static str) -> Result<F> {
         let v = self.raw(field)?;
-        F::from_bits(v).map_err(|(flag, value)| self.error(field, FieldProblem::BadFlag { flag, value }))
+        match F::from_bits(v) {
+            Ok(flags) => Ok(flags),
+            Err((flag, value)) => Err(self.error(field, FieldProblem::BadFlag { flag, value })),
+        }
     }
 
     /// An absolute value id.
@@ -699,9 +725,10 @@ impl<'r, 'a> Operands<'r, 'a> {
         let v = self.raw(field)?;
         match v {
             0 => Ok(None),
-            n => u32::try_from(n - 1)
-                .map(Some)
-                .map_err(|_| self.error(field, FieldProblem::TooLarge { value: v, ty: "u32" })),
+            n => match u32::try_from(n - 1) {
+                Ok(index) => Ok(Some(index)),
+                Err(_) => Err(self.error(field, FieldProblem::TooLarge { value: v, ty: "u32" })),
+            },
         }
     }
 
@@ -711,11 +738,10 @@ impl<'r, 'a> Operands<'r, 'a> {
         let v = self.raw(field)?;
         match v {
             0 => Ok(None),
-            n => u8::try_from(n - 1)
-                .ok()
-                .and_then(Align::from_log2)
-                .map(Some)
-                .ok_or_else(|| self.error(field, FieldProblem::BadAlignment { value: v })),
+            n => match u8::try_from(n - 1).ok().and_then(Align::from_log2) {
+                Some(align) => Ok(Some(align)),
+                None => Err(self.error(field, FieldProblem::BadAlignment { value: v })),
+            },
         }
     }
 
@@ -754,7 +780,10 @@ impl<'r, 'a> Operands<'r, 'a> {
 
     /// The record's blob (it takes no operand).
     pub fn blob(&mut self, field: &'static str) -> Result<&'a [u8]> {
-        self.blob.ok_or_else(|| self.error(field, FieldProblem::NoBlob))
+        match self.blob {
+            Some(blob) => Ok(blob),
+            None => Err(self.error(field, FieldProblem::NoBlob)),
+        }
     }
 
     /// Elements read with `read` until the operands run out.
@@ -877,10 +906,10 @@ impl<'r, 'a> Operands<'r, 'a> {
     /// index.
     #[inline]
     pub fn layout(&self, version: u64, ranges: &[(u64, u64)]) -> Result<usize> {
-        ranges
-            .iter()
-            .position(|&(start, end)| start <= version && version < end)
-            .ok_or_else(|| self.error("(layout)", FieldProblem::NoLayout { version }))
+        match ranges.iter().position(|&(start, end)| start <= version && version < end) {
+            Some(index) => Ok(index),
+            None => Err(self.error("(layout)", FieldProblem::NoLayout { version })),
+        }
     }
 
     /// Ends the record: operands left over are returned (and reported to `ctx`).
