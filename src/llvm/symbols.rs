@@ -387,7 +387,7 @@ impl<'a> ModuleState<'a> {
             .map(|(i, s)| (i, display_bytes(&s.name)))
             .collect();
         let mut escaped_names = escaped.iter().peekable();
-        let mut keyed: Vec<(SymbolKind, u64, &[u8], usize)> = values
+        let mut keyed: Vec<(SymbolKind, u128, &[u8], usize)> = values
             .iter()
             .enumerate()
             .map(|(i, s)| {
@@ -405,18 +405,19 @@ impl<'a> ModuleState<'a> {
     }
 }
 
-/// The first eight bytes of `bytes` as a big-endian number, zero-padded: ordered as the
+/// The first sixteen bytes of `bytes` as a big-endian number, zero-padded: ordered as the
 /// bytes are (a shorter name never compares above a longer one it starts), so comparing it
-/// first settles most comparisons of a sort without reading the names themselves.
-fn leading_bytes(bytes: &[u8]) -> u64 {
-    if let Some(first) = bytes.first_chunk::<8>() {
-        return u64::from_be_bytes(*first);
+/// first settles most comparisons of a sort without reading the names themselves. (Eight
+/// bytes were too few: C names share prefixes such as `sqlite3_`.)
+fn leading_bytes(bytes: &[u8]) -> u128 {
+    if let Some(first) = bytes.first_chunk::<16>() {
+        return u128::from_be_bytes(*first);
     }
-    let mut first = [0u8; 8];
+    let mut first = [0u8; 16];
     for (to, &from) in first.iter_mut().zip(bytes) {
         *to = from;
     }
-    u64::from_be_bytes(first)
+    u128::from_be_bytes(first)
 }
 
 /// Reorders `items` so that the item at `order[i]` comes `i`th, by swaps along the
@@ -499,5 +500,38 @@ mod tests {
         let shown: Vec<String> = module.finish(&[]).iter().map(Symbol::display_name).collect();
         // As bytes, 0xff would come last.
         assert_eq!(shown, ["z", "\\FF", "a", "a\\", "b", "\u{3bb}"]);
+    }
+
+    #[test]
+    fn long_names_sort_past_their_leading_bytes() {
+        // Names that agree on the sixteen bytes of the sort key, or differ only by a
+        // trailing zero byte (the key pads with zeros), sort as their bytes do.
+        let names: [&[u8]; 7] = [
+            b"sqlite3_vdbe_exec_b",
+            b"sqlite3_vdbe_exec_a",
+            b"sqlite3_vdbe_exe",
+            b"ab\0",
+            b"ab",
+            b"sqlite3_vdbe_exec",
+            b"sqlite3_vdbe_exec\0",
+        ];
+        let global = || {
+            let (linkage, visibility) = (Linkage::External, Visibility::Default);
+            Symbol::global_value(
+                SymbolKind::Global,
+                linkage,
+                visibility,
+                DllStorage::Default,
+                Preemption::DsoLocal,
+            )
+        };
+        let values = names.iter().map(|_| global()).collect();
+        let vst_names = names.iter().enumerate().map(|(id, &n)| (id as u64, Bytes::borrowed(n))).collect();
+        let module =
+            ModuleState { strtab_names: vec![None; names.len()], values, vst_names, ..Default::default() };
+        let sorted: Vec<Vec<u8>> = module.finish(&[]).iter().map(|s| s.name.to_vec()).collect();
+        let mut expected: Vec<Vec<u8>> = names.iter().map(|n| n.to_vec()).collect();
+        expected.sort();
+        assert_eq!(sorted, expected);
     }
 }
