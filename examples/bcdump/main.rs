@@ -13,6 +13,8 @@
 //!                        whose remarks section names one)
 //! ```
 //!
+//! A regular FILE is mapped into memory rather than read (as LLVM's tools do).
+//!
 //! The diagnostics and remarks formats are read the way any downstream crate would read its
 //! own bitstream format: a schema beside the code (schemas/*.toml) and `bitcode::schema!`.
 
@@ -77,17 +79,53 @@ impl Args {
     }
 }
 
+/// The input's bytes: a regular file mapped, anything else (a pipe, a device) read whole.
+enum FileBytes {
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+}
+
+impl FileBytes {
+    fn open(path: &std::path::Path) -> io::Result<FileBytes> {
+        let file = std::fs::File::open(path)?;
+        if file.metadata()?.is_file() {
+            // SAFETY: the map is read-only and private to this process; another process
+            // that truncates or rewrites the file while bcdump reads it can change or
+            // remove the pages under it, as with LLVM's tools, which map their inputs
+            // too. Mapping spares reading the file into a fresh buffer: on a 12 MiB
+            // module that copy and its page faults were a fifth of `--stats`.
+            if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+                return Ok(FileBytes::Mapped(map));
+            }
+        }
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut &file, &mut bytes)?;
+        Ok(FileBytes::Read(bytes))
+    }
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Mapped(map) => map,
+            FileBytes::Read(bytes) => bytes,
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let bytes = match &args.file {
-        Some(path) => match std::fs::read(path) {
+        Some(path) => match FileBytes::open(path) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("error: cannot read {}: {e}", path.display());
                 return ExitCode::FAILURE;
             }
         },
-        None => SAMPLE.to_vec(),
+        None => FileBytes::Read(SAMPLE.to_vec()),
     };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
