@@ -96,6 +96,20 @@ impl<const W: u32> VbrChunks<W> {
         let x = shift_selected(x, const { Self::round(2) }, 4);
         shift_selected(x, const { Self::round(3) }, 8)
     }
+
+    /// Takes the field that ends at the first of `stops` (see [`BitReader::window_stops`])
+    /// off a cached `word` holding `cached` bits, and shifts `stops` on past it. On the
+    /// word and count given, not on a reader: a run of fields keeps them in registers.
+    #[inline(always)]
+    fn take(word: &mut u64, cached: &mut u32, stops: &mut u64) -> u64 {
+        let used = stops.trailing_zeros() + 1; // a multiple of W, at most 56
+                                               // The field's bits: those up to the first stop, included.
+        let field = *word & (*stops ^ (*stops - 1));
+        *word >>= used;
+        *cached -= used;
+        *stops >>= used;
+        Self::pack_payloads(field, used)
+    }
 }
 
 /// The character a char6 value stands for: `a-z`, `A-Z`, `0-9`, `.`, `_`.
@@ -296,13 +310,7 @@ impl<'a> BitReader<'a> {
                 }
                 (word, cached) = (self.word, self.cached);
             }
-            let used = stops.trailing_zeros() + 1; // a multiple of W, at most 56
-                                                   // The field's bits: those up to the first stop, included.
-            let field = word & (stops ^ (stops - 1));
-            *slot = VbrChunks::<W>::pack_payloads(field, used);
-            word >>= used;
-            cached -= used;
-            stops >>= used;
+            *slot = VbrChunks::<W>::take(&mut word, &mut cached, &mut stops);
         }
         (self.word, self.cached) = (word, cached);
         Ok(())
@@ -320,18 +328,6 @@ impl<'a> BitReader<'a> {
         }
     }
 
-    /// Takes the field that ends at the first of `stops` (see [`BitReader::window_stops`],
-    /// shifted on past the field).
-    #[inline(always)]
-    fn take_windowed<const W: u32>(&mut self, stops: &mut u64) -> u64 {
-        let used = stops.trailing_zeros() + 1; // a multiple of W, at most 56
-        let field = self.word & ((1u64 << used) - 1);
-        self.word >>= used;
-        self.cached -= used;
-        *stops >>= used;
-        VbrChunks::<W>::pack_payloads(field, used)
-    }
-
     /// A VBR field of `W`-bit chunks that is longer than one chunk or crosses the cached
     /// word. With 56 bits cached, the first chunk whose continuation bit is clear is found
     /// with one trailing-zeros count, and the payloads are packed together in a few shifts.
@@ -341,7 +337,7 @@ impl<'a> BitReader<'a> {
         if stops == 0 {
             return self.read_vbr_any(W);
         }
-        Ok(self.take_windowed::<W>(&mut stops))
+        Ok(VbrChunks::<W>::take(&mut self.word, &mut self.cached, &mut stops))
     }
 
     /// `read_vbr` for any chunk width: chunk by chunk.

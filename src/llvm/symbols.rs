@@ -476,27 +476,27 @@ mod tests {
         assert_eq!(count, 120);
     }
 
+    /// An external, default-visibility value of `kind`, not yet named.
+    fn external(kind: SymbolKind) -> Symbol<'static> {
+        let (linkage, visibility) = (Linkage::External, Visibility::Default);
+        Symbol::global_value(kind, linkage, visibility, DllStorage::Default, Preemption::DsoPreemptable)
+    }
+
+    /// A module of `values` named by a module-level value symbol table, value id by value id.
+    fn named_by_vst<'a>(values: Vec<Symbol<'a>>, names: &[&'a [u8]]) -> ModuleState<'a> {
+        let vst_names = names.iter().enumerate().map(|(id, &n)| (id as u64, Bytes::borrowed(n))).collect();
+        ModuleState { strtab_names: vec![None; names.len()], values, vst_names, ..Default::default() }
+    }
+
     #[test]
     fn names_sort_as_they_are_shown() {
         assert!(is_utf8(b"main") && is_utf8("main.\u{3bb}".as_bytes()) && !is_utf8(b"a\xffb"));
         // A name that is not UTF-8 sorts by its escaped form, the others by their bytes;
         // functions come before globals whatever their names.
-        let global = |kind| {
-            let linkage = Linkage::External;
-            Symbol::global_value(
-                kind,
-                linkage,
-                Visibility::Default,
-                DllStorage::Default,
-                Preemption::DsoPreemptable,
-            )
-        };
         let names: [&[u8]; 6] = [b"b", "\u{3bb}".as_bytes(), b"\xff", b"a\\", b"a", b"z"];
-        let mut values: Vec<Symbol<'_>> = names.iter().map(|_| global(SymbolKind::Global)).collect();
-        values[5] = global(SymbolKind::Function);
-        // Named by a module-level value symbol table, value id by value id.
-        let vst_names = names.iter().enumerate().map(|(id, &n)| (id as u64, Bytes::borrowed(n))).collect();
-        let module = ModuleState { strtab_names: vec![None; 6], values, vst_names, ..Default::default() };
+        let mut values: Vec<Symbol<'_>> = names.iter().map(|_| external(SymbolKind::Global)).collect();
+        values[5] = external(SymbolKind::Function);
+        let module = named_by_vst(values, &names);
         let shown: Vec<String> = module.finish(&[]).iter().map(Symbol::display_name).collect();
         // As bytes, 0xff would come last.
         assert_eq!(shown, ["z", "\\FF", "a", "a\\", "b", "\u{3bb}"]);
@@ -515,20 +515,8 @@ mod tests {
             b"sqlite3_vdbe_exec",
             b"sqlite3_vdbe_exec\0",
         ];
-        let global = || {
-            let (linkage, visibility) = (Linkage::External, Visibility::Default);
-            Symbol::global_value(
-                SymbolKind::Global,
-                linkage,
-                visibility,
-                DllStorage::Default,
-                Preemption::DsoLocal,
-            )
-        };
-        let values = names.iter().map(|_| global()).collect();
-        let vst_names = names.iter().enumerate().map(|(id, &n)| (id as u64, Bytes::borrowed(n))).collect();
-        let module =
-            ModuleState { strtab_names: vec![None; names.len()], values, vst_names, ..Default::default() };
+        let values = names.iter().map(|_| external(SymbolKind::Global)).collect();
+        let module = named_by_vst(values, &names);
         let sorted: Vec<Vec<u8>> = module.finish(&[]).iter().map(|s| s.name.to_vec()).collect();
         let mut expected: Vec<Vec<u8>> = names.iter().map(|n| n.to_vec()).collect();
         expected.sort();
