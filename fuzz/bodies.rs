@@ -65,10 +65,18 @@ struct Walked {
 /// Walks `stream` to its end with [`bitcode::Cursor::next_entry`], checking the cursor's
 /// bookkeeping on the way, and gives the entries at depth 0 and 1 (top-level blocks and
 /// what they hold directly). With `skip_nested`, every block inside a top-level block is
-/// skipped by its length instead of read. An error is checked and given as its message.
-fn walk_shallow(stream: &Bitstream<'_>, data: &[u8], skip_nested: bool) -> Result<Walked, String> {
+/// skipped by its length instead of read. With `strict`, block lengths are held to the
+/// blocks ([`bitcode::Cursor::check_block_lengths`]). An error is checked and given as its
+/// message.
+fn walk_shallow(
+    stream: &Bitstream<'_>,
+    data: &[u8],
+    skip_nested: bool,
+    strict: bool,
+) -> Result<Walked, String> {
     let bits = input_bits(data);
     let mut cursor = stream.cursor();
+    cursor.check_block_lengths(strict);
     let mut open: Vec<u32> = Vec::new();
     let mut shallow = Vec::new();
     let mut entries = 0u64;
@@ -122,7 +130,10 @@ fn walk_shallow(stream: &Bitstream<'_>, data: &[u8], skip_nested: bool) -> Resul
             Shallow::Block { id, bit_offset, words } => {
                 assert_eq!(*bit_offset, offset);
                 let end = cursor.position() + u64::from(*words) * 32;
-                assert!(end <= bits, "block {id} at bit {offset} ends at bit {end}, beyond the input");
+                assert!(
+                    !strict || end <= bits,
+                    "block {id} at bit {offset} ends at bit {end}, beyond the input"
+                );
                 deep_blockinfo |= *id == bitcode::runtime::cursor::BLOCKINFO_BLOCK_ID && depth >= 2;
                 open.push(*id);
                 if skip_nested && depth == 1 {
@@ -145,8 +156,9 @@ fn walk_shallow(stream: &Bitstream<'_>, data: &[u8], skip_nested: bool) -> Resul
 }
 
 /// The raw walk: `Input::parse`, then every stream walked with `Cursor::next_entry` to its
-/// end or its first error; then walked again skipping every nested block by its length,
-/// which must give the same top-level entries when the whole walk succeeded.
+/// end or its first error, as LLVM's bitstream reader walks (length words unchecked); then,
+/// with length words checked, walked again and walked skipping every nested block by its
+/// length, which must give the same top-level entries when the whole walk succeeded.
 pub fn raw_walk(data: &[u8]) {
     let bits = input_bits(data);
     let input = match Input::parse(data) {
@@ -158,8 +170,17 @@ pub fn raw_walk(data: &[u8]) {
         Err(e) => return check_error(&e, bits),
     };
     for stream in &streams {
-        let walked = walk_shallow(stream, data, false);
-        let skipped = walk_shallow(stream, data, true);
+        let lenient = walk_shallow(stream, data, false, false);
+        let walked = walk_shallow(stream, data, false, true);
+        // Checking lengths only adds errors: a walk that succeeds with them succeeds without.
+        if let Ok(strict) = &walked {
+            assert_eq!(
+                lenient.as_ref().map(|w| &w.shallow),
+                Ok(&strict.shallow),
+                "checking lengths changed the walk"
+            );
+        }
+        let skipped = walk_shallow(stream, data, true, true);
         // A BLOCKINFO block inside a skipped block is skipped with it (as in LLVM), and later
         // blocks read without it: the walks are compared where there is none.
         if let Ok(Walked { shallow, deep_blockinfo: false }) = &walked {
@@ -173,9 +194,11 @@ pub fn raw_walk(data: &[u8]) {
     }
 }
 
-/// Counts the records of `stream` in a raw walk; an error is given as its message.
+/// Counts the records of `stream` in a raw walk with block lengths checked, as the LLVM IR
+/// walks check them; an error is given as its message.
 fn raw_record_count(stream: &Bitstream<'_>) -> Result<u64, Error> {
     let mut cursor = stream.cursor();
+    cursor.check_block_lengths(true);
     let mut records = 0;
     while let Some(entry) = cursor.next_entry()? {
         records += u64::from(matches!(entry, Entry::Record(_)));

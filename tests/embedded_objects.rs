@@ -168,7 +168,9 @@ fn errors_in_sections_point_into_the_object_file() {
     bytes[offset + 8..offset + 12].copy_from_slice(&0x00ff_ffffu32.to_le_bytes());
     let input = Input::parse(&bytes).unwrap();
     let stream = input.streams().unwrap()[0];
-    let err = stream.cursor().next_entry().map(|_| ()).expect_err("the corrupted length was accepted");
+    let mut cursor = stream.cursor();
+    cursor.check_block_lengths(true);
+    let err = cursor.next_entry().map(|_| ()).expect_err("the corrupted length was accepted");
     assert!(matches!(err.kind(), ErrorKind::BlockBeyondInput { .. }), "{err}");
     assert_eq!(err.bit_offset(), (offset as u64 + 8) * 8);
 }

@@ -1,5 +1,9 @@
-//! Abbreviations: how DEFINE_ABBREV describes a record layout, checked against LLVM's
-//! rules once, when the abbreviation is defined, and kept in a normalised form.
+//! Abbreviations: how DEFINE_ABBREV describes a record layout. LLVM checks a definition
+//! in two steps, and so does this module: when the abbreviation is *defined* only the
+//! encodings, the widths and that there is an operand at all (a stream may define an
+//! abbreviation no record could use, and clang 22 does); the rest when a record *uses* it.
+
+use std::sync::Arc;
 
 use crate::bits::BitReader;
 use crate::error::{AbbrevProblem, Error, ErrorKind, Result};
@@ -35,8 +39,39 @@ impl ScalarEncoding {
     }
 }
 
-/// One operand of an abbreviation, normalised: an array carries its element encoding,
-/// and zero-width fixed/VBR fields are literal zeros (as LLVM treats them).
+/// One operand of a DEFINE_ABBREV as the stream writes it, after the checks LLVM makes at
+/// definition: a fixed or VBR width of 0 is already the literal 0, other widths are 1 to
+/// 64. An array is one operand here and its element encoding the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DefinedOp {
+    /// A literal value.
+    Literal(u64),
+    /// A fixed-width field (encoding 1).
+    Fixed(u8),
+    /// A VBR field (encoding 2).
+    Vbr(u8),
+    /// An array (encoding 3); the next operand is meant to be its element encoding.
+    Array,
+    /// A char6 character (encoding 4).
+    Char6,
+    /// A blob (encoding 5).
+    Blob,
+}
+
+impl DefinedOp {
+    /// The scalar encoding this operand is, if it is one.
+    fn scalar(self) -> Option<ScalarEncoding> {
+        match self {
+            DefinedOp::Fixed(w) => Some(ScalarEncoding::Fixed(w)),
+            DefinedOp::Vbr(w) => Some(ScalarEncoding::Vbr(w)),
+            DefinedOp::Char6 => Some(ScalarEncoding::Char6),
+            DefinedOp::Literal(_) | DefinedOp::Array | DefinedOp::Blob => None,
+        }
+    }
+}
+
+/// One operand of an abbreviation as a record reads it: an array carries its element
+/// encoding, and zero-width fixed/VBR fields are literal zeros (as LLVM treats them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AbbrevOp {
     /// A constant value that takes no bits in the record.
@@ -49,59 +84,88 @@ pub enum AbbrevOp {
     Blob,
 }
 
-/// A checked abbreviation: the record code's operand first, then the record's operands.
+/// An abbreviation as defined, and the layout a record using it reads (the record code's
+/// operand first), or why no record can use it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Abbrev {
     /// Shared: cursors are cloned for each block read apart, abbreviations with them.
-    ops: std::sync::Arc<[AbbrevOp]>,
+    definition: Arc<[DefinedOp]>,
+    /// The layout; empty when the abbreviation cannot be used.
+    ops: Arc<[AbbrevOp]>,
+    /// Why a record cannot use it, when it cannot.
+    unusable: Option<AbbrevProblem>,
 }
 
 impl Abbrev {
-    /// Builds an abbreviation from normalised operands, applying LLVM's rules: at least one
-    /// operand; the first (the record code) is a literal or a scalar; an array or a blob
-    /// only as the last operand; widths from 1 to 64 bits.
+    /// Builds a usable abbreviation from its layout. Fails with the problem a record using
+    /// it would meet: no operands, an array or a blob as the record code, an array that is
+    /// not the last operand (its element encoding follows it on the wire), an array element
+    /// of width 0 (that would be a literal), a width above 64 bits. A blob may stand
+    /// anywhere after the code, as LLVM reads it wherever it is.
     pub fn new(ops: Vec<AbbrevOp>) -> Result<Self, AbbrevProblem> {
-        let Some(first) = ops.first() else {
-            return Err(AbbrevProblem::NoOperands);
-        };
-        if matches!(first, AbbrevOp::Array(_) | AbbrevOp::Blob) {
-            return Err(AbbrevProblem::CodeIsArrayOrBlob);
+        let mut definition = Vec::with_capacity(ops.len() + 1);
+        for op in ops {
+            match op {
+                AbbrevOp::Literal(v) => definition.push(DefinedOp::Literal(v)),
+                AbbrevOp::Scalar(e) => definition.push(defined_scalar(e)),
+                AbbrevOp::Array(e) => definition.extend([DefinedOp::Array, defined_scalar(e)]),
+                AbbrevOp::Blob => definition.push(DefinedOp::Blob),
+            }
         }
-        let last = ops.len() - 1;
-        let mut ops = ops;
-        for (i, op) in ops.iter_mut().enumerate() {
+        let abbrev = Abbrev::define(definition)?;
+        match abbrev.unusable {
+            Some(problem) => Err(problem),
+            None => Ok(abbrev),
+        }
+    }
+
+    /// Builds an abbreviation from a definition as a stream writes it, with LLVM's checks
+    /// at definition: at least one operand, widths up to 64 bits (a width of 0 becomes the
+    /// literal 0). The rest is checked for use: [`Abbrev::unusable`] says why no record can
+    /// use the result, when none can.
+    pub fn define(definition: Vec<DefinedOp>) -> Result<Self, AbbrevProblem> {
+        if definition.is_empty() {
+            return Err(AbbrevProblem::NoOperands);
+        }
+        let mut definition = definition;
+        for op in &mut definition {
             match *op {
-                AbbrevOp::Array(_) if i != last => return Err(AbbrevProblem::ArrayNotSecondToLast),
-                AbbrevOp::Blob if i != last => return Err(AbbrevProblem::BlobNotLast),
-                AbbrevOp::Array(ScalarEncoding::Fixed(0) | ScalarEncoding::Vbr(0)) => {
-                    return Err(AbbrevProblem::BadArrayElement)
-                }
-                AbbrevOp::Scalar(ScalarEncoding::Fixed(0) | ScalarEncoding::Vbr(0)) => {
-                    *op = AbbrevOp::Literal(0)
-                }
-                AbbrevOp::Scalar(ScalarEncoding::Fixed(w) | ScalarEncoding::Vbr(w))
-                | AbbrevOp::Array(ScalarEncoding::Fixed(w) | ScalarEncoding::Vbr(w))
-                    if w > 64 =>
-                {
-                    return Err(AbbrevProblem::WidthTooLarge(w as u64))
+                DefinedOp::Fixed(0) | DefinedOp::Vbr(0) => *op = DefinedOp::Literal(0),
+                DefinedOp::Fixed(w) | DefinedOp::Vbr(w) if w > 64 => {
+                    return Err(AbbrevProblem::WidthTooLarge(w.into()))
                 }
                 _ => {}
             }
         }
-        Ok(Abbrev { ops: ops.into() })
+        let (ops, unusable) = match layout(&definition) {
+            Ok(ops) => (ops.into(), None),
+            Err(problem) => (Arc::from([]), Some(problem)),
+        };
+        Ok(Abbrev { definition: definition.into(), ops, unusable })
     }
 
-    /// The operands, the record code's first.
+    /// The layout a record using this abbreviation reads, the record code's operand first;
+    /// empty when no record can use it (see [`Abbrev::unusable`]).
     #[inline]
     pub fn ops(&self) -> &[AbbrevOp] {
         &self.ops
     }
 
-    /// Reads the body of a DEFINE_ABBREV (everything after its abbreviation id) and checks
-    /// it. Errors point at the operand that breaks a rule.
+    /// The operands as defined (an array and its element encoding are two).
+    pub fn definition(&self) -> &[DefinedOp] {
+        &self.definition
+    }
+
+    /// Why no record can use this abbreviation; `None` when records can.
+    pub fn unusable(&self) -> Option<AbbrevProblem> {
+        self.unusable
+    }
+
+    /// Reads the body of a DEFINE_ABBREV (everything after its abbreviation id) and makes
+    /// LLVM's checks at definition. Errors point at the operand that breaks a rule.
     pub fn read_definition(reader: &mut BitReader<'_>) -> Result<Abbrev> {
         let start = reader.position();
-        let count = reader.read_vbr(5)?;
+        let count = reader.read_vbr32(5)?;
         // Each operand takes at least 4 bits (a flag and an encoding).
         if count.saturating_mul(4) > reader.bits_left() {
             return Err(Error::new(
@@ -114,78 +178,75 @@ impl Abbrev {
             ));
         }
         let invalid = |p, at| Error::new(ErrorKind::InvalidAbbrev(p), at);
-        let mut ops = Vec::with_capacity(count as usize);
-        // An array's element follows it on the wire; fold it into the array operand.
-        let mut array_at: Option<u64> = None;
-        let mut i = 0;
-        while i < count {
+        let mut definition = Vec::with_capacity(count as usize);
+        for _ in 0..count {
             let op_start = reader.position();
-            let is_literal = reader.read(1)? == 1;
-            let op = if is_literal {
-                AbbrevOp::Literal(reader.read_vbr(8)?)
-            } else {
-                let encoding = reader.read(3)?;
-                match encoding {
-                    1 | 2 => {
-                        let width = reader.read_vbr(5)?;
-                        if width == 0 {
-                            AbbrevOp::Literal(0)
-                        } else if width > 64 {
-                            return Err(invalid(AbbrevProblem::WidthTooLarge(width), op_start));
-                        } else if encoding == 1 {
-                            AbbrevOp::Scalar(ScalarEncoding::Fixed(width as u8))
-                        } else {
-                            AbbrevOp::Scalar(ScalarEncoding::Vbr(width as u8))
-                        }
-                    }
-                    3 => {
-                        if array_at.is_some() {
-                            return Err(invalid(AbbrevProblem::BadArrayElement, op_start));
-                        }
-                        if i == 0 {
-                            return Err(invalid(AbbrevProblem::CodeIsArrayOrBlob, op_start));
-                        }
-                        if i + 2 != count {
-                            return Err(invalid(AbbrevProblem::ArrayNotSecondToLast, op_start));
-                        }
-                        array_at = Some(op_start);
-                        i += 1;
-                        continue;
-                    }
-                    4 => AbbrevOp::Scalar(ScalarEncoding::Char6),
-                    5 => {
-                        if i == 0 {
-                            return Err(invalid(AbbrevProblem::CodeIsArrayOrBlob, op_start));
-                        }
-                        if i + 1 != count {
-                            return Err(invalid(AbbrevProblem::BlobNotLast, op_start));
-                        }
-                        AbbrevOp::Blob
-                    }
-                    other => return Err(invalid(AbbrevProblem::UnknownEncoding(other), op_start)),
-                }
-            };
-            if array_at.is_some() {
-                // This operand is the array's element encoding.
-                match op {
-                    AbbrevOp::Scalar(e) => ops.push(AbbrevOp::Array(e)),
-                    _ => return Err(invalid(AbbrevProblem::BadArrayElement, op_start)),
-                }
-            } else {
-                ops.push(op);
+            if reader.read(1)? == 1 {
+                definition.push(DefinedOp::Literal(reader.read_vbr(8)?));
+                continue;
             }
-            i += 1;
+            let op = match reader.read(3)? {
+                encoding @ (1 | 2) => {
+                    let width = reader.read_vbr(5)?;
+                    if width > 64 {
+                        return Err(invalid(AbbrevProblem::WidthTooLarge(width), op_start));
+                    }
+                    match (encoding, width as u8) {
+                        (_, 0) => DefinedOp::Literal(0),
+                        (1, w) => DefinedOp::Fixed(w),
+                        (_, w) => DefinedOp::Vbr(w),
+                    }
+                }
+                3 => DefinedOp::Array,
+                4 => DefinedOp::Char6,
+                5 => DefinedOp::Blob,
+                other => return Err(invalid(AbbrevProblem::UnknownEncoding(other), op_start)),
+            };
+            definition.push(op);
         }
-        if ops.is_empty() {
-            return Err(invalid(AbbrevProblem::NoOperands, start));
-        }
-        Ok(Abbrev { ops: ops.into() })
+        Abbrev::define(definition).map_err(|p| invalid(p, start))
     }
 
     /// How many operands this abbreviation has on the wire (an array counts twice).
     pub fn wire_len(&self) -> usize {
-        self.ops.len() + self.ops.iter().filter(|op| matches!(op, AbbrevOp::Array(_))).count()
+        self.definition.len()
     }
+}
+
+/// A scalar encoding as a definition writes it.
+fn defined_scalar(e: ScalarEncoding) -> DefinedOp {
+    match e {
+        ScalarEncoding::Fixed(w) => DefinedOp::Fixed(w),
+        ScalarEncoding::Vbr(w) => DefinedOp::Vbr(w),
+        ScalarEncoding::Char6 => DefinedOp::Char6,
+    }
+}
+
+/// The layout a record reads through `definition`, or the problem LLVM's `readRecord`
+/// meets on the way: the code must be a literal or a scalar; an array must be second to
+/// last, with a scalar encoding after it. Blobs may stand anywhere after the code.
+fn layout(definition: &[DefinedOp]) -> Result<Vec<AbbrevOp>, AbbrevProblem> {
+    let mut ops = Vec::with_capacity(definition.len());
+    let mut i = 0;
+    while let Some(&op) = definition.get(i) {
+        if let Some(scalar) = op.scalar() {
+            ops.push(AbbrevOp::Scalar(scalar));
+        } else if let DefinedOp::Literal(v) = op {
+            ops.push(AbbrevOp::Literal(v));
+        } else if i == 0 {
+            return Err(AbbrevProblem::CodeIsArrayOrBlob);
+        } else if op == DefinedOp::Blob {
+            ops.push(AbbrevOp::Blob);
+        } else if i + 2 != definition.len() {
+            return Err(AbbrevProblem::ArrayNotSecondToLast);
+        } else {
+            let element = definition[i + 1].scalar().ok_or(AbbrevProblem::BadArrayElement)?;
+            ops.push(AbbrevOp::Array(element));
+            break;
+        }
+        i += 1;
+    }
+    Ok(ops)
 }
 
 #[cfg(test)]
@@ -193,7 +254,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn new_applies_llvm_rules() {
+    fn new_refuses_what_no_record_can_use() {
         use AbbrevOp::*;
         use ScalarEncoding::*;
         assert_eq!(Abbrev::new(vec![]), Err(AbbrevProblem::NoOperands));
@@ -203,12 +264,51 @@ mod tests {
             Abbrev::new(vec![Literal(1), Array(Char6), Scalar(Fixed(3))]),
             Err(AbbrevProblem::ArrayNotSecondToLast)
         );
-        assert_eq!(Abbrev::new(vec![Literal(1), Blob, Literal(2)]), Err(AbbrevProblem::BlobNotLast));
         assert_eq!(Abbrev::new(vec![Literal(1), Scalar(Vbr(65))]), Err(AbbrevProblem::WidthTooLarge(65)));
         assert_eq!(Abbrev::new(vec![Literal(1), Array(Fixed(0))]), Err(AbbrevProblem::BadArrayElement));
         let zero = Abbrev::new(vec![Literal(1), Scalar(Fixed(0))]).unwrap();
         assert_eq!(zero.ops(), &[Literal(1), Literal(0)]);
         let ok = Abbrev::new(vec![Scalar(Fixed(3)), Scalar(Vbr(6)), Array(Fixed(8))]).unwrap();
         assert_eq!(ok.wire_len(), 4);
+        // LLVM reads a blob wherever it stands after the code.
+        let blob_first = Abbrev::new(vec![Literal(1), Blob, Scalar(Vbr(6))]).unwrap();
+        assert_eq!(blob_first.ops(), &[Literal(1), Blob, Scalar(Vbr(6))]);
+    }
+
+    #[test]
+    fn define_checks_only_what_llvm_checks_at_definition() {
+        use DefinedOp::*;
+        assert_eq!(Abbrev::define(vec![]), Err(AbbrevProblem::NoOperands));
+        assert_eq!(Abbrev::define(vec![Literal(1), Fixed(65)]), Err(AbbrevProblem::WidthTooLarge(65)));
+        // Defined, but no record can use them.
+        let unusable = [
+            (vec![Array, Fixed(8)], AbbrevProblem::CodeIsArrayOrBlob),
+            (vec![Blob], AbbrevProblem::CodeIsArrayOrBlob),
+            (vec![Literal(1), Array], AbbrevProblem::ArrayNotSecondToLast),
+            (vec![Literal(1), Array, Fixed(8), Fixed(8)], AbbrevProblem::ArrayNotSecondToLast),
+            (vec![Literal(1), Array, Literal(7)], AbbrevProblem::BadArrayElement),
+            // fixed(0) is the literal 0, so this is clang 22's array of literals.
+            (vec![Literal(1), Array, Fixed(0)], AbbrevProblem::BadArrayElement),
+            (vec![Literal(1), Array, Blob], AbbrevProblem::BadArrayElement),
+            (vec![Literal(1), Array, Array], AbbrevProblem::BadArrayElement),
+        ];
+        for (definition, problem) in unusable {
+            let abbrev = Abbrev::define(definition.clone()).unwrap();
+            assert_eq!(abbrev.unusable(), Some(problem), "{definition:?}");
+            assert!(abbrev.ops().is_empty());
+            assert_eq!(abbrev.wire_len(), definition.len());
+        }
+        let usable = Abbrev::define(vec![Vbr(6), Blob, Vbr(0), Array, Char6]).unwrap();
+        assert_eq!(usable.unusable(), None);
+        assert_eq!(
+            usable.ops(),
+            &[
+                AbbrevOp::Scalar(ScalarEncoding::Vbr(6)),
+                AbbrevOp::Blob,
+                AbbrevOp::Literal(0),
+                AbbrevOp::Array(ScalarEncoding::Char6)
+            ]
+        );
+        assert_eq!(usable.definition()[2], Literal(0));
     }
 }

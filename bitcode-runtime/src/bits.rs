@@ -240,28 +240,48 @@ impl<'a> BitReader<'a> {
         value
     }
 
-    /// Reads a VBR field with chunks of `width` bits (1..=64): each chunk holds
-    /// `width - 1` value bits and a continuation bit on top. Values that need more than
-    /// 64 bits are an error.
+    /// Reads a VBR field with chunks of `width` bits (1..=64) as LLVM's `ReadVBR64` does:
+    /// each chunk holds `width - 1` value bits and a continuation bit on top. A chunk that
+    /// would start at bit 64 of the value or beyond is an error; bits of the last chunk that
+    /// fall beyond bit 63 are dropped; 1-bit chunks carry no value bits, so such a field is
+    /// 0 and ends at the first clear bit.
     #[inline(always)]
     pub fn read_vbr(&mut self, width: u32) -> Result<u64> {
         debug_assert!((1..=64).contains(&width));
         // The widths LLVM's writers use get a loop-free decoder each.
         match width {
-            4 => self.read_vbr_of::<4>(),
-            5 => self.read_vbr_of::<5>(),
-            6 => self.read_vbr_of::<6>(),
-            8 => self.read_vbr_of::<8>(),
-            _ => self.read_vbr_any(width),
+            4 => self.read_vbr_of::<4, 64>(),
+            5 => self.read_vbr_of::<5, 64>(),
+            6 => self.read_vbr_of::<6, 64>(),
+            8 => self.read_vbr_of::<8, 64>(),
+            _ => self.read_vbr_any(width, 64),
         }
     }
 
-    /// `read_vbr` for a chunk width known at compile time: a one-chunk value is a mask and
-    /// a shift; a longer one is decoded from the cached word without a loop.
+    /// Reads a VBR field of at most 32 bits of value, as LLVM's `ReadVBR` reads record
+    /// codes, counts, block ids and abbreviation widths: like [`BitReader::read_vbr`] with
+    /// bit 32 in place of bit 64 (a chunk starting there is an error, bits beyond it of the
+    /// last chunk are dropped).
     #[inline(always)]
-    fn read_vbr_of<const W: u32>(&mut self) -> Result<u64> {
+    pub fn read_vbr32(&mut self, width: u32) -> Result<u64> {
+        debug_assert!((1..=32).contains(&width));
+        match width {
+            4 => self.read_vbr_of::<4, 32>(),
+            5 => self.read_vbr_of::<5, 32>(),
+            6 => self.read_vbr_of::<6, 32>(),
+            8 => self.read_vbr_of::<8, 32>(),
+            _ => self.read_vbr_any(width, 32),
+        }
+    }
+
+    /// `read_vbr` (`LIMIT` 64) or `read_vbr32` (`LIMIT` 32) for a chunk width known at
+    /// compile time: a one-chunk value is a mask and a shift; a longer one is decoded from
+    /// the cached word without a loop.
+    #[inline(always)]
+    fn read_vbr_of<const W: u32, const LIMIT: u32>(&mut self) -> Result<u64> {
         // With two chunks cached (a top-up gives 56 bits), one- and two-chunk values (most
         // fields; two chunks hold type ids, absolute value ids, sizes) are masks and shifts.
+        // Two chunks of at most 8 bits stay below bit 32, so neither limit is reached.
         if 2 * W <= self.cached || self.top_up() {
             let piece = self.word & VbrChunks::<W>::CHUNK;
             if piece & VbrChunks::<W>::CONTINUE == 0 {
@@ -276,7 +296,11 @@ impl<'a> BitReader<'a> {
                 return Ok((piece & (VbrChunks::<W>::CONTINUE - 1)) | (second << (W - 1)));
             }
         }
-        self.read_vbr_multi::<W>()
+        if LIMIT == 64 {
+            self.read_vbr_multi::<W>()
+        } else {
+            self.read_vbr_any(W, LIMIT)
+        }
     }
 
     /// Appends `count` VBR fields of `W`-bit chunks to `out` (an unabbreviated record's
@@ -304,7 +328,7 @@ impl<'a> BitReader<'a> {
                 stops = self.window_stops::<W>();
                 if stops == 0 {
                     // Near the end of the input, or longer than the cached word.
-                    *slot = self.read_vbr_any(W)?;
+                    *slot = self.read_vbr_any(W, 64)?;
                     (word, cached) = (self.word, self.cached);
                     continue;
                 }
@@ -335,51 +359,48 @@ impl<'a> BitReader<'a> {
     fn read_vbr_multi<const W: u32>(&mut self) -> Result<u64> {
         let mut stops = self.window_stops::<W>();
         if stops == 0 {
-            return self.read_vbr_any(W);
+            return self.read_vbr_any(W, 64);
         }
         Ok(VbrChunks::<W>::take(&mut self.word, &mut self.cached, &mut stops))
     }
 
-    /// `read_vbr` for any chunk width: chunk by chunk.
+    /// `read_vbr` for any chunk width, with `limit` bits of value (64 or 32): chunk by
+    /// chunk.
     #[inline(never)]
-    fn read_vbr_any(&mut self, width: u32) -> Result<u64> {
+    fn read_vbr_any(&mut self, width: u32, limit: u32) -> Result<u64> {
         let piece = self.read(width)?;
         let continue_bit = 1u64 << (width - 1);
         if piece & continue_bit == 0 {
             Ok(piece)
         } else {
-            self.read_vbr_rest(piece, width)
+            self.read_vbr_rest(piece, width, limit)
         }
     }
 
-    /// The chunks after the first of a VBR field, one at a time.
+    /// The chunks after the first of a VBR field, one at a time, with LLVM's rules: no chunk
+    /// may start at bit `limit` of the value or beyond; value bits past `limit` are dropped.
     #[cold]
-    fn read_vbr_rest(&mut self, first: u64, width: u32) -> Result<u64> {
+    fn read_vbr_rest(&mut self, first: u64, width: u32, limit: u32) -> Result<u64> {
         let payload_bits = width - 1;
-        if payload_bits == 0 {
-            // A 1-bit chunk carries no value bits: the field could only go on forever.
-            return Err(self.vbr_overflow(width, 1));
-        }
         let continue_bit = 1u64 << payload_bits;
         let payload_mask = continue_bit - 1;
         let mut value = first & payload_mask;
         let mut shift = payload_bits;
         let mut chunks = 1u64;
         loop {
+            // With 1-bit chunks the shift stays 0: the field runs to the first clear bit,
+            // which the input's end bounds.
+            if shift >= limit {
+                return Err(self.vbr_overflow(width, limit, chunks));
+            }
             let piece = match self.read(width) {
                 Ok(p) => p,
                 Err(e) => return Err(self.vbr_truncated(e, width, chunks)),
             };
             chunks += 1;
-            let chunk = piece & payload_mask;
-            // LLVM stops at a chunk that starts at bit 64 or beyond; we also refuse a
-            // chunk whose set bits would fall off the top of the 64-bit value.
-            if shift >= 64 || (chunk >> (64 - shift)) != 0 {
-                return Err(self.vbr_overflow(width, chunks));
-            }
-            value |= chunk << shift;
+            value |= (piece & payload_mask) << shift;
             if piece & continue_bit == 0 {
-                return Ok(value);
+                return Ok(if limit < 64 { value & ((1u64 << limit) - 1) } else { value });
             }
             shift += payload_bits;
         }
@@ -387,9 +408,9 @@ impl<'a> BitReader<'a> {
 
     /// A VBR overflow error at the start of the field, `chunks` chunks back.
     #[cold]
-    fn vbr_overflow(&self, width: u32, chunks: u64) -> Error {
+    fn vbr_overflow(&self, width: u32, limit: u32, chunks: u64) -> Error {
         let start = self.position() - chunks * width as u64;
-        Error::new(ErrorKind::VbrOverflow { chunk_width: width }, start)
+        Error::new(ErrorKind::VbrOverflow { chunk_width: width, value_bits: limit }, start)
     }
 
     /// A truncation inside a VBR field, reported at the field's start.
@@ -522,21 +543,44 @@ mod tests {
         }
         f.push((v, 8));
         assert_eq!(BitReader::new(&pack(&f)).read_vbr(8).unwrap(), u64::MAX);
-        // One more bit set in the last chunk falls off the top: an error at bit 0.
+        // One more bit set in the last chunk falls off the top: LLVM drops it.
         let last = f.len() - 1;
         f[last].0 = 0x3;
-        let err = BitReader::new(&pack(&f)).read_vbr(8).unwrap_err();
-        assert_eq!(err.kind(), &ErrorKind::VbrOverflow { chunk_width: 8 });
-        assert_eq!(err.bit_offset(), 0);
+        assert_eq!(BitReader::new(&pack(&f)).read_vbr(8).unwrap(), u64::MAX);
         // A chunk starting at bit 64 or later is an error even when it is zero.
         let mut long = vec![(0x3f, 6); 13];
         long.push((0, 6));
         let long = pack(&long);
         let mut r = BitReader::new(&long);
-        assert_eq!(r.read_vbr(6).unwrap_err().kind(), &ErrorKind::VbrOverflow { chunk_width: 6 });
-        // 1-bit chunks with the continuation bit set never end.
+        let err = r.read_vbr(6).unwrap_err();
+        assert_eq!(err.kind(), &ErrorKind::VbrOverflow { chunk_width: 6, value_bits: 64 });
+        assert_eq!(err.bit_offset(), 0);
+        // 1-bit chunks carry no value: the field is 0 and ends at the first clear bit, or
+        // runs into the end of the input.
         assert!(BitReader::new(&[0xff]).read_vbr(1).is_err());
+        let mut r = BitReader::new(&[0b0111_1111]);
+        assert_eq!(r.read_vbr(1).unwrap(), 0);
+        assert_eq!(r.position(), 8);
         assert_eq!(BitReader::new(&[0x00]).read_vbr(1).unwrap(), 0);
+    }
+
+    #[test]
+    fn vbr32_truncates_and_stops_at_bit_32_like_llvm_read_vbr() {
+        // Seven VBR6 chunks reach bit 35: bits 32 and up of the last chunk are dropped.
+        let seven = pack(&[(0x3f, 6), (0x3f, 6), (0x3f, 6), (0x3f, 6), (0x3f, 6), (0x3f, 6), (0x1f, 6)]);
+        assert_eq!(BitReader::new(&seven).read_vbr32(6).unwrap(), u64::from(u32::MAX));
+        assert_eq!(BitReader::new(&seven).read_vbr(6).unwrap(), (1 << 35) - 1);
+        // An eighth chunk would start at bit 35: an error, even when it is zero.
+        let mut eight = vec![(0x3f, 6); 7];
+        eight.push((0, 6));
+        let err = BitReader::new(&pack(&eight)).read_vbr32(6).unwrap_err();
+        assert_eq!(err.kind(), &ErrorKind::VbrOverflow { chunk_width: 6, value_bits: 32 });
+        assert_eq!(BitReader::new(&pack(&eight)).read_vbr(6).unwrap(), (1 << 35) - 1);
+        // Short values read the same either way, at every width.
+        for width in [4u32, 5, 6, 8, 3, 32] {
+            let data = pack(&vbr_chunks(1234, width));
+            assert_eq!(BitReader::new(&data).read_vbr32(width).unwrap(), 1234, "width {width}");
+        }
     }
 
     /// VBR chunks of `value` (as LLVM's writer emits them).

@@ -110,6 +110,12 @@ impl<'a> Bitstream<'a> {
             else {
                 return Err(Error::new(ErrorKind::WrapperTooShort { len: input.len() }, base_bit));
             };
+            // LLVM's readers want the whole wrapped file in 32-bit words (a plain stream
+            // with a partial word at its end fails where that word is read).
+            if input.len() % 4 != 0 {
+                let kind = ErrorKind::WrapperLengthNotWords { len: input.len() };
+                return Err(Error::new(kind, base_bit + input.len() as u64 / 4 * 32));
+            }
             let end = offset as u64 + size as u64;
             let Some(data) = input.get(offset as usize..).and_then(|rest| rest.get(..size as usize)) else {
                 let kind = ErrorKind::WrapperOutOfRange { offset, size, len: input.len() };

@@ -88,6 +88,8 @@ struct Scope {
     abbrev_width: u32,
     /// Where the block's length says it ends (relative to the reader).
     end_bit: u64,
+    /// Where the block's first entry starts, after its length word (relative to the reader).
+    body_bit: u64,
     /// Abbreviations from BLOCKINFO, as they were when the block was entered.
     inherited: Option<Arc<[Abbrev]>>,
     /// Abbreviations the block defined itself; their ids follow the inherited ones. Shared
@@ -214,6 +216,9 @@ pub struct Cursor<'a> {
     limits: Limits,
     /// Records read so far (for [`Limits::max_records`]).
     records: u64,
+    /// Whether block length words are held to where blocks really end (see
+    /// [`Cursor::check_block_lengths`]).
+    strict_lengths: bool,
 }
 
 impl Clone for Cursor<'_> {
@@ -233,6 +238,7 @@ impl Clone for Cursor<'_> {
             entry_start: self.entry_start,
             limits: self.limits,
             records: self.records,
+            strict_lengths: self.strict_lengths,
         }
     }
 }
@@ -256,6 +262,7 @@ impl<'a> Cursor<'a> {
             entry_start: start_bit,
             limits: Limits::default(),
             records: 0,
+            strict_lengths: false,
         }
     }
 
@@ -273,6 +280,16 @@ impl<'a> Cursor<'a> {
     /// The cursor's limits.
     pub fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// With `true`, a block whose length word runs past the input is an error where the
+    /// block starts ([`ErrorKind::BlockBeyondInput`]), and an END_BLOCK that is not where
+    /// the length word says is one there ([`ErrorKind::BlockLengthMismatch`]). Off by
+    /// default: LLVM's bitstream reader (llvm-bcanalyzer, clang's readers) never checks a
+    /// length word while walking, only when it skips a block by it. Readers that skip blocks
+    /// by their lengths, and so depend on them, turn it on (the LLVM IR walks do).
+    pub fn check_block_lengths(&mut self, strict: bool) {
+        self.strict_lengths = strict;
     }
 
     /// The absolute bit offset of the next entry.
@@ -389,7 +406,9 @@ impl<'a> Cursor<'a> {
     }
 
     fn next_top_level(&mut self, start: u64) -> Result<Option<Entry<'_, 'a>>> {
-        if self.reader.at_end() || self.only_padding_left() {
+        // As in llvm-bcanalyzer (and clang's readers), anything after the last top-level
+        // block must start another block: trailing zero bytes read as an END_BLOCK there.
+        if self.reader.at_end() {
             return Ok(None);
         }
         let id = self.reader.read(TOP_LEVEL_ABBREV_WIDTH).map_err(|e| self.locate(e))?;
@@ -398,14 +417,6 @@ impl<'a> Cursor<'a> {
             0 => Err(self.error_at(ErrorKind::EndBlockAtTopLevel, start)),
             other => Err(self.error_at(ErrorKind::NotABlockAtTopLevel { abbrev_id: other }, start)),
         }
-    }
-
-    /// Zero bytes after the last top-level block are padding (archivers and wrappers add
-    /// them); a zero abbreviation id could only be an END_BLOCK, never valid there.
-    fn only_padding_left(&self) -> bool {
-        let pos = self.reader.position();
-        pos % 8 == 0
-            && self.reader.data().get((pos / 8) as usize..).is_some_and(|rest| rest.iter().all(|&b| b == 0))
     }
 
     /// Reads a record after its abbreviation id; returns the code and the blob.
@@ -421,11 +432,11 @@ impl<'a> Cursor<'a> {
             let defined = scope.map_or(0, Scope::abbrev_count);
             return Err(Error::new(ErrorKind::UndefinedAbbrev { id: abbrev_id, defined }, start));
         };
-        read_abbreviated(&mut self.reader, abbrev, &mut self.ops, &self.limits)
+        read_abbreviated(&mut self.reader, abbrev_id, start, abbrev, &mut self.ops, &self.limits)
     }
 
     fn enter_block(&mut self, start: u64) -> Result<BlockHeader> {
-        let read = read_block_header(&mut self.reader, self.base_bit);
+        let read = read_block_header(&mut self.reader, self.base_bit, self.strict_lengths);
         let (id, abbrev_width, words, end_bit) = read.map_err(|e| self.locate(e))?;
         if self.blockinfo_builder.is_some() {
             return Err(self.error_at(ErrorKind::BlockInsideBlockInfo { block_id: id }, start));
@@ -437,7 +448,8 @@ impl<'a> Cursor<'a> {
             self.blockinfo_builder = Some(BlockInfoBuilder::default());
         }
         let inherited = self.blockinfo.get(id).map(|info| info.abbrevs.clone()).filter(|a| !a.is_empty());
-        self.scopes.push(Scope { block_id: id, abbrev_width, end_bit, inherited, own: None });
+        let body_bit = self.reader.position();
+        self.scopes.push(Scope { block_id: id, abbrev_width, end_bit, body_bit, inherited, own: None });
         Ok(BlockHeader { id, abbrev_width, words, bit_offset: self.base_bit + start })
     }
 
@@ -447,7 +459,7 @@ impl<'a> Cursor<'a> {
             return Err(self.error_at(ErrorKind::EndBlockAtTopLevel, start));
         };
         let actual = self.reader.position();
-        if actual != scope.end_bit {
+        if self.strict_lengths && actual != scope.end_bit {
             let kind = ErrorKind::BlockLengthMismatch {
                 declared_end: self.base_bit + scope.end_bit,
                 actual_end: self.base_bit + actual,
@@ -490,21 +502,24 @@ impl<'a> Cursor<'a> {
     fn apply_blockinfo_record(&mut self, code: u32, start: u64) -> Result<()> {
         let Some(builder) = self.blockinfo_builder.as_mut() else { return Ok(()) };
         let ok = match code {
-            blockinfo_codes::SETBID => match self.ops.first().map(|&id| u32::try_from(id)) {
-                Some(Ok(id)) => {
-                    builder.set_bid(id);
+            // LLVM keeps the low 32 bits of the block id and of SETRECORDNAME's code.
+            blockinfo_codes::SETBID => match self.ops.first() {
+                Some(&id) => {
+                    builder.set_bid(id as u32);
                     true
                 }
-                _ => return Err(self.error_at(ErrorKind::MalformedBlockInfoRecord { code }, start)),
+                None => return Err(self.error_at(ErrorKind::MalformedBlockInfoRecord { code }, start)),
             },
             blockinfo_codes::BLOCKNAME => builder.set_block_name(name_from_ops(&self.ops)),
             blockinfo_codes::SETRECORDNAME => {
                 if !builder.has_current() {
                     false
                 } else {
-                    match self.ops.split_first().map(|(&c, name)| (u32::try_from(c), name)) {
-                        Some((Ok(c), name)) => builder.set_record_name(c, name_from_ops(name)),
-                        _ => return Err(self.error_at(ErrorKind::MalformedBlockInfoRecord { code }, start)),
+                    match self.ops.split_first() {
+                        Some((&c, name)) => builder.set_record_name(c as u32, name_from_ops(name)),
+                        None => {
+                            return Err(self.error_at(ErrorKind::MalformedBlockInfoRecord { code }, start))
+                        }
                     }
                 }
             }
@@ -534,6 +549,16 @@ impl<'a> Cursor<'a> {
             return Ok(());
         }
         let end = scope.end_bit;
+        if end > self.reader.len_bits() {
+            // Where the length word is: the 32 bits before the block's first entry.
+            let words = (end - scope.body_bit) / 32;
+            let kind = ErrorKind::BlockBeyondInput {
+                words,
+                end_bit: self.base_bit + end,
+                input_bits: self.base_bit + self.reader.len_bits(),
+            };
+            return Err(self.error_at(kind, scope.body_bit - 32));
+        }
         self.reader.jump_to(end).map_err(|e| self.locate(e))?;
         self.scopes.pop();
         Ok(())
@@ -549,22 +574,21 @@ impl<'a> Cursor<'a> {
         if r.read(width).ok()? != u64::from(abbrev_ids::ENTER_SUBBLOCK) {
             return None;
         }
-        let (id, abbrev_width, words, _) = read_block_header(&mut r, self.base_bit).ok()?;
+        let (id, abbrev_width, words, _) =
+            read_block_header(&mut r, self.base_bit, self.strict_lengths).ok()?;
         Some(BlockHeader { id, abbrev_width, words, bit_offset: self.base_bit + start })
     }
 }
 
 /// Reads a block header after its ENTER_SUBBLOCK id: the block id, the abbreviation width,
 /// alignment and the length word. Returns the id, the width, the length in words and where
-/// the block ends (checked against the input; `base` makes that error's offsets absolute).
-fn read_block_header(r: &mut BitReader<'_>, base: u64) -> Result<(u32, u32, u32, u64)> {
-    let id_start = r.position();
-    let id = r.read_vbr(8)?;
-    let id = u32::try_from(id).map_err(|_| {
-        Error::new(ErrorKind::ValueTooLarge { what: "block id", value: id, max: u32::MAX as u64 }, id_start)
-    })?;
+/// the block ends (with `strict`, checked against the input; `base` makes that error's
+/// offsets absolute).
+fn read_block_header(r: &mut BitReader<'_>, base: u64, strict: bool) -> Result<(u32, u32, u32, u64)> {
+    // LLVM reads the id and the width as 32-bit VBRs (see `BitReader::read_vbr32`).
+    let id = r.read_vbr32(8)? as u32;
     let width_start = r.position();
-    let width = r.read_vbr(4)?;
+    let width = r.read_vbr32(4)?;
     if width == 0 || width > 64 {
         return Err(Error::new(ErrorKind::AbbrevWidthOutOfRange { width }, width_start));
     }
@@ -572,7 +596,7 @@ fn read_block_header(r: &mut BitReader<'_>, base: u64) -> Result<(u32, u32, u32,
     let length_start = r.position();
     let words = r.read(32)?;
     let end_bit = r.position() + words * 32;
-    if end_bit > r.len_bits() {
+    if strict && end_bit > r.len_bits() {
         // Absolute, like the error's own offset.
         let (end_bit, input_bits) = (base + end_bit, base + r.len_bits());
         let kind = ErrorKind::BlockBeyondInput { words, end_bit, input_bits };
@@ -593,8 +617,7 @@ fn read_unabbreviated<'a>(
     // Topped up once here, the code and the count read without testing what is cached
     // (that test, per field, was 11% of the walk's mispredicted branches on sqlite3_O2_g).
     r.top_up();
-    let code_start = r.position();
-    let code = record_code(r.read_vbr(6)?, code_start)?;
+    let code = r.read_vbr32(6)? as u32;
     match read_unabbreviated_ops(r, ops, limits) {
         Ok(()) => Ok((code, None)),
         Err(e) => Err(e.with_record_code(code)),
@@ -604,7 +627,7 @@ fn read_unabbreviated<'a>(
 #[inline(always)]
 fn read_unabbreviated_ops(r: &mut BitReader<'_>, ops: &mut Vec<u64>, limits: &Limits) -> Result<()> {
     let count_start = r.position();
-    let count = r.read_vbr(6)?;
+    let count = r.read_vbr32(6)?;
     let claimed = Count { what: "record operands", count, min_bits: 6, already: 0 };
     check_count(r, claimed, count_start, limits)?;
     r.read_vbr_run::<6>(count, ops)
@@ -614,27 +637,26 @@ fn read_unabbreviated_ops(r: &mut BitReader<'_>, ops: &mut Vec<u64>, limits: &Li
 #[inline(always)]
 fn read_abbreviated<'a>(
     r: &mut BitReader<'a>,
+    abbrev_id: u64,
+    start: u64,
     abbrev: &Abbrev,
     ops: &mut Vec<u64>,
     limits: &Limits,
 ) -> Result<(u32, Option<&'a [u8]>)> {
     let (first, rest) = match abbrev.ops().split_first() {
         Some(split) => split,
-        None => {
-            return Err(Error::new(ErrorKind::InvalidAbbrev(crate::AbbrevProblem::NoOperands), r.position()))
-        }
+        None => return Err(unusable_abbrev(abbrev_id, abbrev, start)),
     };
-    let code_start = r.position();
+    // LLVM keeps the low 32 bits of a wider code.
     let code = match *first {
-        AbbrevOp::Literal(v) => v,
-        AbbrevOp::Scalar(e) => e.read(r)?,
-        // Abbrev::read_definition refuses these.
+        AbbrevOp::Literal(v) => v as u32,
+        AbbrevOp::Scalar(e) => e.read(r)? as u32,
+        // `Abbrev` lays out no such record.
         AbbrevOp::Array(_) | AbbrevOp::Blob => {
             let problem = crate::AbbrevProblem::CodeIsArrayOrBlob;
-            return Err(Error::new(ErrorKind::InvalidAbbrev(problem), code_start));
+            return Err(Error::new(ErrorKind::UnusableAbbrev { id: abbrev_id, problem }, start));
         }
     };
-    let code = record_code(code, code_start)?;
     match read_abbreviated_ops(r, rest, ops, limits) {
         Ok(blob) => Ok((code, blob)),
         Err(e) => Err(e.with_record_code(code)),
@@ -656,7 +678,7 @@ fn read_abbreviated_ops<'a>(
             AbbrevOp::Scalar(e) => ops.push(e.read(r)?),
             AbbrevOp::Array(e) => {
                 let count_start = r.position();
-                let count = r.read_vbr(6)?;
+                let count = r.read_vbr32(6)?;
                 let claimed =
                     Count { what: "array elements", count, min_bits: e.min_bits(), already: ops.len() };
                 check_count(r, claimed, count_start, limits)?;
@@ -698,11 +720,7 @@ fn read_array(r: &mut BitReader<'_>, element: ScalarEncoding, count: u64, ops: &
 /// must lie within the input, as LLVM requires.
 fn read_blob<'a>(r: &mut BitReader<'a>, limits: &Limits) -> Result<&'a [u8]> {
     let count_start = r.position();
-    let len = r.read_vbr(6)?;
-    if len > u32::MAX as u64 {
-        let kind = ErrorKind::ValueTooLarge { what: "blob length", value: len, max: u32::MAX as u64 };
-        return Err(Error::new(kind, count_start));
-    }
+    let len = r.read_vbr32(6)?;
     if len > limits.max_blob_bytes {
         let kind = ErrorKind::LimitExceeded { what: "blob bytes", count: len, limit: limits.max_blob_bytes };
         return Err(Error::new(kind, count_start));
@@ -718,12 +736,11 @@ fn read_blob<'a>(r: &mut BitReader<'a>, limits: &Limits) -> Result<&'a [u8]> {
     Ok(bytes)
 }
 
-/// A record code read at `start`, checked to fit in 32 bits.
-#[inline(always)]
-fn record_code(code: u64, start: u64) -> Result<u32> {
-    u32::try_from(code).map_err(|_| {
-        Error::new(ErrorKind::ValueTooLarge { what: "record code", value: code, max: u32::MAX as u64 }, start)
-    })
+/// A record at `start` uses abbreviation `id`, which no record can use.
+#[cold]
+fn unusable_abbrev(id: u64, abbrev: &Abbrev, start: u64) -> Error {
+    let problem = abbrev.unusable().unwrap_or(crate::AbbrevProblem::NoOperands);
+    Error::new(ErrorKind::UnusableAbbrev { id, problem }, start)
 }
 
 /// How many more operands a record with `already` may take (the format caps any count at

@@ -31,19 +31,13 @@ pub enum ErrorKind {
         /// Bits left in the input.
         left: u64,
     },
-    /// A VBR field holds more than 64 bits of value, or (1-bit chunks) never ends.
+    /// A VBR field has a chunk that would start at or past bit `value_bits` of its value
+    /// (64, or 32 for the fields LLVM reads as 32-bit: codes, counts, block ids).
     VbrOverflow {
         /// The VBR chunk width, in bits.
         chunk_width: u32,
-    },
-    /// A value is larger than its field allows (e.g. a record code above `u32::MAX`).
-    ValueTooLarge {
-        /// What the value is.
-        what: &'static str,
-        /// The value read.
-        value: u64,
-        /// The largest allowed value.
-        max: u64,
+        /// The most value bits the field may hold.
+        value_bits: u32,
     },
     /// An element count (array, blob, operand list) cannot fit in the bits left.
     CountTooLarge {
@@ -61,8 +55,15 @@ pub enum ErrorKind {
         /// How many abbreviations the block has (ids 4 up to 3 + this).
         defined: usize,
     },
-    /// A DEFINE_ABBREV that breaks LLVM's rules for abbreviations.
+    /// A DEFINE_ABBREV that breaks LLVM's rules for defining abbreviations.
     InvalidAbbrev(AbbrevProblem),
+    /// A record uses an abbreviation that was defined but that no record can use.
+    UnusableAbbrev {
+        /// The abbreviation id.
+        id: u64,
+        /// What makes it unusable.
+        problem: AbbrevProblem,
+    },
     /// A block's abbreviation id width is 0 or above 64 bits.
     AbbrevWidthOutOfRange {
         /// The width read.
@@ -128,6 +129,11 @@ pub enum ErrorKind {
         /// The four bytes expected.
         expected: [u8; 4],
     },
+    /// A wrapper-headed input whose length is not a whole number of 32-bit words.
+    WrapperLengthNotWords {
+        /// The input's length in bytes.
+        len: usize,
+    },
     /// The input is shorter than a bitcode wrapper header.
     WrapperTooShort {
         /// The input length in bytes.
@@ -164,7 +170,7 @@ pub enum ErrorKind {
 }
 
 /// How a DEFINE_ABBREV breaks LLVM's rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum AbbrevProblem {
     /// The abbreviation has no operands (it needs at least the record code).
@@ -177,8 +183,6 @@ pub enum AbbrevProblem {
     ArrayNotSecondToLast,
     /// An array element that is a literal, an array or a blob.
     BadArrayElement,
-    /// A blob that is not the last operand.
-    BlobNotLast,
     /// The first operand (the record code) is an array or a blob.
     CodeIsArrayOrBlob,
 }
@@ -195,7 +199,6 @@ impl fmt::Display for AbbrevProblem {
                 write!(f, "an array must be the second to last operand, followed by its element encoding")
             }
             Self::BadArrayElement => write!(f, "an array element must be a fixed, VBR or char6 encoding"),
-            Self::BlobNotLast => write!(f, "a blob must be the last operand"),
             Self::CodeIsArrayOrBlob => {
                 write!(f, "the first operand (the record code) cannot be an array or a blob")
             }
@@ -209,10 +212,9 @@ impl fmt::Display for ErrorKind {
             Self::Truncated { needed, left } => {
                 write!(f, "input ends inside a field: {needed} bits needed, {left} left")
             }
-            Self::VbrOverflow { chunk_width } => {
-                write!(f, "VBR{chunk_width} value does not fit in 64 bits")
+            Self::VbrOverflow { chunk_width, value_bits } => {
+                write!(f, "VBR{chunk_width} field goes on past bit {value_bits} of its value")
             }
-            Self::ValueTooLarge { what, value, max } => write!(f, "{what} {value} is larger than {max}"),
             Self::CountTooLarge { what, count, bits_left } => {
                 write!(f, "{count} {what} cannot fit in the {bits_left} bits left")
             }
@@ -224,6 +226,9 @@ impl fmt::Display for ErrorKind {
                 }
             }
             Self::InvalidAbbrev(p) => write!(f, "invalid DEFINE_ABBREV: {p}"),
+            Self::UnusableAbbrev { id, problem } => {
+                write!(f, "the record uses abbreviation {id}, which no record can use: {problem}")
+            }
             Self::AbbrevWidthOutOfRange { width } => {
                 write!(f, "block abbreviation id width {width} is not between 1 and 64")
             }
@@ -258,6 +263,9 @@ impl fmt::Display for ErrorKind {
             Self::TooDeep { limit } => write!(f, "blocks nest deeper than {limit} levels"),
             Self::BadMagic { found, expected } => {
                 write!(f, "stream magic is {} where {} was expected", hex4(found), hex4(expected))
+            }
+            Self::WrapperLengthNotWords { len } => {
+                write!(f, "a wrapper-headed input must be whole 32-bit words; it has {len} bytes")
             }
             Self::WrapperTooShort { len } => {
                 write!(f, "bitcode wrapper header needs 20 bytes, the input has {len}")
@@ -370,12 +378,12 @@ mod tests {
 
     #[test]
     fn display_names_offset_path_and_record() {
-        let e = Error::new(ErrorKind::VbrOverflow { chunk_width: 6 }, 1234)
+        let e = Error::new(ErrorKind::VbrOverflow { chunk_width: 6, value_bits: 64 }, 1234)
             .with_block_path([8, 12])
             .with_record_code(34);
         assert_eq!(
             e.to_string(),
-            "VBR6 value does not fit in 64 bits (at bit 1234, record 34, block path 8/12)"
+            "VBR6 field goes on past bit 64 of its value (at bit 1234, record 34, block path 8/12)"
         );
         assert_eq!(e.bit_offset(), 1234);
         assert_eq!(e.block_path(), &[8, 12]);
@@ -391,8 +399,9 @@ mod tests {
 
     #[test]
     fn abbrev_problems_say_what_rule_is_broken() {
-        let e = Error::new(ErrorKind::InvalidAbbrev(AbbrevProblem::BlobNotLast), 40);
-        assert!(e.to_string().contains("a blob must be the last operand"), "{e}");
+        let problem = AbbrevProblem::ArrayNotSecondToLast;
+        let e = Error::new(ErrorKind::UnusableAbbrev { id: 5, problem }, 40);
+        assert!(e.to_string().contains("abbreviation 5, which no record can use: an array must be"), "{e}");
         assert!(ErrorKind::InvalidAbbrev(AbbrevProblem::UnknownEncoding(7))
             .to_string()
             .contains("encoding 7"));

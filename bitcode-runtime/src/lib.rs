@@ -29,7 +29,7 @@ pub mod limits;
 pub mod show;
 pub mod writer;
 
-pub use abbrev::{Abbrev, AbbrevOp, ScalarEncoding};
+pub use abbrev::{Abbrev, AbbrevOp, DefinedOp, ScalarEncoding};
 pub use bits::BitReader;
 pub use blockinfo::{BlockInfo, BlockInfoStore};
 pub use container::{Bitstream, Magic, WrapperHeader};

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::abbrev::{Abbrev, AbbrevOp, ScalarEncoding};
+use crate::abbrev::{Abbrev, AbbrevOp, DefinedOp, ScalarEncoding};
 use crate::bits::encode_char6;
 use crate::blockinfo::codes as blockinfo_codes;
 use crate::container::{Magic, WRAPPER_HEADER_LEN, WRAPPER_MAGIC};
@@ -262,22 +262,23 @@ impl StreamWriter {
         };
         self.write_abbrev_id(abbrev_ids::DEFINE_ABBREV)?;
         self.bits.write_vbr(abbrev.wire_len() as u64, 5)?;
-        for op in abbrev.ops() {
-            match *op {
-                AbbrevOp::Literal(v) => {
+        for op in abbrev.definition() {
+            let (encoding, width) = match *op {
+                DefinedOp::Literal(v) => {
                     self.bits.write(1, 1);
                     self.bits.write_vbr(v, 8)?;
+                    continue;
                 }
-                AbbrevOp::Scalar(e) => self.write_encoding(e)?,
-                AbbrevOp::Array(e) => {
-                    self.bits.write(0, 1);
-                    self.bits.write(3, 3);
-                    self.write_encoding(e)?;
-                }
-                AbbrevOp::Blob => {
-                    self.bits.write(0, 1);
-                    self.bits.write(5, 3);
-                }
+                DefinedOp::Fixed(w) => (1, Some(w)),
+                DefinedOp::Vbr(w) => (2, Some(w)),
+                DefinedOp::Array => (3, None),
+                DefinedOp::Char6 => (4, None),
+                DefinedOp::Blob => (5, None),
+            };
+            self.bits.write(0, 1);
+            self.bits.write(encoding, 3);
+            if let Some(w) = width {
+                self.bits.write_vbr(w.into(), 5)?;
             }
         }
         let list = match (target, self.pending_blockinfo.as_mut(), self.scopes.last_mut()) {
@@ -287,22 +288,6 @@ impl StreamWriter {
         };
         list.push(abbrev);
         Ok(abbrev_ids::FIRST_DEFINED + list.len() as u32 - 1)
-    }
-
-    fn write_encoding(&mut self, e: ScalarEncoding) -> Result<()> {
-        self.bits.write(0, 1);
-        match e {
-            ScalarEncoding::Fixed(w) => {
-                self.bits.write(1, 3);
-                self.bits.write_vbr(w as u64, 5)?;
-            }
-            ScalarEncoding::Vbr(w) => {
-                self.bits.write(2, 3);
-                self.bits.write_vbr(w as u64, 5)?;
-            }
-            ScalarEncoding::Char6 => self.bits.write(4, 3),
-        }
-        Ok(())
     }
 
     /// Writes an UNABBREV_RECORD: code, operand count and operands, all VBR6.
@@ -353,7 +338,8 @@ impl StreamWriter {
 
     /// Writes a record through abbreviation `abbrev_id` of the current block. `ops` are
     /// the operands after the code, literals included, array elements last; `blob` must be
-    /// given exactly when the abbreviation ends in a blob.
+    /// given exactly when the abbreviation has a blob (it is written for each blob operand;
+    /// a reader keeps the last).
     pub fn abbreviated_record(
         &mut self,
         abbrev_id: u32,
@@ -369,7 +355,8 @@ impl StreamWriter {
             return fail(format!("abbreviation {abbrev_id} is not defined in block {}", scope.block_id));
         };
         let Some((first, rest)) = abbrev.ops().split_first() else {
-            return fail("empty abbreviation".into());
+            let problem = abbrev.unusable().map(|p| p.to_string()).unwrap_or_default();
+            return fail(format!("abbreviation {abbrev_id} cannot be used: {problem}"));
         };
         // Check everything before writing anything.
         let mut values = ops.iter();
@@ -384,7 +371,7 @@ impl StreamWriter {
                 }
                 AbbrevOp::Blob => {
                     if blob.is_none() {
-                        return fail("the abbreviation ends in a blob, but no blob was given".into());
+                        return fail("the abbreviation has a blob, but no blob was given".into());
                     }
                 }
                 _ => match values.next() {
@@ -396,7 +383,7 @@ impl StreamWriter {
         if values.next().is_some() {
             return fail(format!("{} operands are more than the abbreviation holds", ops.len()));
         }
-        if blob.is_some() && !matches!(rest.last(), Some(AbbrevOp::Blob)) {
+        if blob.is_some() && !rest.contains(&AbbrevOp::Blob) {
             return fail("a blob for an abbreviation without one".into());
         }
         self.check_blockinfo_record(code, ops)?;

@@ -125,6 +125,8 @@ pub fn module_symbols<'a>(stream: &Bitstream<'a>) -> Result<Vec<Vec<Symbol<'a>>>
     // A cursor rather than a `Walker`: the records read here need the module's version
     // and nothing else of the value numbering.
     let mut cursor = stream.cursor();
+    // Function bodies are skipped by their lengths: hold the lengths to the blocks.
+    cursor.check_block_lengths(true);
     let mut ctx = LlvmContext::default();
     let mut modules: Vec<ModuleState> = Vec::new();
     // Borrowed from the input, like every blob.

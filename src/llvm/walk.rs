@@ -143,9 +143,12 @@ fn is_summary_block(id: u32) -> bool {
 const FS_VERSION: u32 = 10;
 
 impl<'a> Walker<'a> {
-    /// A walker at the start of `stream`.
+    /// A walker at the start of `stream`. Block lengths are checked: the walk reads blocks
+    /// apart and skips them by their lengths, as LLVM's IR reader does.
     pub fn new(stream: &Bitstream<'a>) -> Self {
-        Walker::reading(stream.cursor(), ValueNumbering::new())
+        let mut cursor = stream.cursor();
+        cursor.check_block_lengths(true);
+        Walker::reading(cursor, ValueNumbering::new())
     }
 
     /// A walker that reads on from `cursor` with `numbering`, handing nothing out. (Every
