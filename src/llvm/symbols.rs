@@ -3,7 +3,10 @@
 //! and every other sub-block are skipped by their length.
 //!
 //! Names come from the string table (module version 2) or from the module-level value
-//! symbol table (versions 0 and 1). The reader's upgrades of old records are applied: DLL
+//! symbol table (versions 0 and 1). A file may hold several modules (`llvm-cat`), each
+//! named by the string table that follows it, as LLVM's reader pairs them: a top-level
+//! STRTAB block serves every module before it that has none yet (`llvm-cat -b` writes one
+//! after each module, `llvm-cat` one after all of them). The reader's upgrades of old records are applied: DLL
 //! storage from the obsolete dllimport/dllexport linkages, default visibility and DLL
 //! storage for local linkage, dso_local implied by linkage and visibility.
 
@@ -117,17 +120,23 @@ struct ModuleState<'a> {
     gcs: Vec<Bytes<'a>>,
     /// Names from the module-level value symbol table, by value id.
     vst_names: Vec<(u64, Bytes<'a>)>,
+    /// The string table that names the module (version 2): the first non-empty one after
+    /// it (see [`module_symbols`]); empty until that is read.
+    strtab: &'a [u8],
 }
 
 /// The global values of every module in `stream`, module by module, sorted by kind and
-/// name as `ll-symbols` sorts them; unnamed values are named by their slot number.
+/// name as `ll-symbols` sorts them; unnamed values are named by their slot number. Each
+/// module of a multi-module file (`llvm-cat`, `llvm-cat -b`) is named by its own string
+/// table: the first top-level STRTAB block after it, as LLVM's reader pairs them.
 pub fn module_symbols<'a>(stream: &Bitstream<'a>) -> Result<Vec<Vec<Symbol<'a>>>> {
     // A cursor rather than a `Walker`: the records read here need the module's version
     // and nothing else of the value numbering.
     let mut cursor = stream.cursor();
     let mut ctx = LlvmContext::default();
     let mut modules: Vec<ModuleState> = Vec::new();
-    // Borrowed from the input, like every blob.
+    // The blob of the top-level STRTAB block being read (the last one in it counts, as in
+    // LLVM's reader), borrowed from the input like every blob.
     let mut strtab: &'a [u8] = &[];
     loop {
         let depth = cursor.depth();
@@ -144,13 +153,26 @@ pub fn module_symbols<'a>(stream: &Bitstream<'a>) -> Result<Vec<Vec<Symbol<'a>>>
                         ctx.version = 0;
                         true
                     }
-                    (1, block_ids::STRTAB) => true,
+                    (1, block_ids::STRTAB) => {
+                        strtab = &[];
+                        true
+                    }
                     // Names of version 0 and 1 modules; BLOCKINFO is read by skipping.
                     (2, block_ids::VALUE_SYMTAB) => ctx.version < 2,
                     _ => false,
                 };
                 if !keep {
                     cursor.skip_block()?;
+                }
+                continue;
+            }
+            Entry::EndBlock(block_ids::STRTAB) if depth == 1 => {
+                // The table names every module before it that has none yet: the ones
+                // since the last table (LLVM's getBitcodeFileContents pairs them so).
+                if !strtab.is_empty() {
+                    for module in modules.iter_mut().rev().take_while(|m| m.strtab.is_empty()) {
+                        module.strtab = strtab;
+                    }
                 }
                 continue;
             }
@@ -190,7 +212,7 @@ pub fn module_symbols<'a>(stream: &Bitstream<'a>) -> Result<Vec<Vec<Symbol<'a>>>
             return Err(cursor.with_block_path(e));
         }
     }
-    Ok(modules.into_iter().map(|m| m.finish(strtab)).collect())
+    Ok(modules.into_iter().map(ModuleState::finish).collect())
 }
 
 /// The raw linkage operand of a global value record: where it sits after the strtab head.
@@ -349,8 +371,8 @@ impl<'a> ModuleState<'a> {
     /// Names every value, numbers the unnamed ones and sorts them as `ll-symbols` does.
     // In place: the values of a large module take a megabyte, and every fresh copy of them
     // was as many page faults as pages.
-    fn finish(self, strtab: &'a [u8]) -> Vec<Symbol<'a>> {
-        let ModuleState { mut values, strtab_names, vst_names, .. } = self;
+    fn finish(self) -> Vec<Symbol<'a>> {
+        let ModuleState { mut values, strtab_names, vst_names, strtab, .. } = self;
         // The first name the value symbol table gives each value.
         let mut vst: std::collections::HashMap<u64, Bytes<'a>> = std::collections::HashMap::new();
         for (value, name) in vst_names {
@@ -497,7 +519,7 @@ mod tests {
         let mut values: Vec<Symbol<'_>> = names.iter().map(|_| external(SymbolKind::Global)).collect();
         values[5] = external(SymbolKind::Function);
         let module = named_by_vst(values, &names);
-        let shown: Vec<String> = module.finish(&[]).iter().map(Symbol::display_name).collect();
+        let shown: Vec<String> = module.finish().iter().map(Symbol::display_name).collect();
         // As bytes, 0xff would come last.
         assert_eq!(shown, ["z", "\\FF", "a", "a\\", "b", "\u{3bb}"]);
     }
@@ -517,7 +539,7 @@ mod tests {
         ];
         let values = names.iter().map(|_| external(SymbolKind::Global)).collect();
         let module = named_by_vst(values, &names);
-        let sorted: Vec<Vec<u8>> = module.finish(&[]).iter().map(|s| s.name.to_vec()).collect();
+        let sorted: Vec<Vec<u8>> = module.finish().iter().map(|s| s.name.to_vec()).collect();
         let mut expected: Vec<Vec<u8>> = names.iter().map(|n| n.to_vec()).collect();
         expected.sort();
         assert_eq!(sorted, expected);
