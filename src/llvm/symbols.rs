@@ -544,4 +544,65 @@ mod tests {
         expected.sort();
         assert_eq!(sorted, expected);
     }
+
+    /// The (kind, name) pairs of each module of a fixture of tests/data/multimodule.
+    fn names_by_module(bytes: &[u8]) -> Vec<Vec<(&'static str, String)>> {
+        let stream = Bitstream::new(bytes).expect("a bitstream");
+        let modules = module_symbols(&stream).expect("the fixture reads");
+        modules.iter().map(|m| m.iter().map(|s| (s.kind.as_str(), s.display_name())).collect()).collect()
+    }
+
+    /// What alpha.ll, beta.ll and gamma.ll of tests/data/multimodule define, as
+    /// `ll-symbols` lists them.
+    fn fixture_modules() -> [Vec<(&'static str, String)>; 3] {
+        let list = |pairs: &[(&'static str, &str)]| pairs.iter().map(|&(k, n)| (k, n.to_string())).collect();
+        [
+            list(&[
+                ("function", "alpha_fn"),
+                ("function", "helper"),
+                ("function", "puts"),
+                ("global", ".str"),
+                ("global", "alpha_var"),
+                ("global", "shared"),
+            ]),
+            list(&[
+                ("alias", "beta_alias"),
+                ("function", "beta_function_with_a_long_name"),
+                ("function", "helper"),
+                ("global", "0"),
+                ("global", "a_variable_with_a_longer_name"),
+                ("global", "shared"),
+            ]),
+            list(&[
+                ("function", "gamma"),
+                ("function", "gamma_resolver"),
+                ("global", "gamma_tls"),
+                ("ifunc", "gamma_ifunc"),
+            ]),
+        ]
+    }
+
+    #[test]
+    fn each_module_of_llvm_cat_b_is_named_by_its_own_string_table() {
+        // Issue 18: every module was named from the file's last STRTAB, so alpha's names
+        // were slices of beta's table.
+        let [alpha, beta, _] = fixture_modules();
+        let bytes = include_bytes!("../../tests/data/multimodule/alpha+beta.bc");
+        assert_eq!(names_by_module(bytes), [alpha, beta]);
+    }
+
+    #[test]
+    fn one_string_table_after_several_modules_names_them_all() {
+        // `llvm-cat` without -b: both modules, then one STRTAB.
+        let [alpha, beta, _] = fixture_modules();
+        let bytes = include_bytes!("../../tests/data/multimodule/alpha+beta.shared.bc");
+        assert_eq!(names_by_module(bytes), [alpha, beta]);
+    }
+
+    #[test]
+    fn llvm_cat_b_of_a_multi_module_file_pairs_every_module() {
+        // The shared table copied after each of the first two modules, gamma's own last.
+        let bytes = include_bytes!("../../tests/data/multimodule/alpha+beta+gamma.bc");
+        assert_eq!(names_by_module(bytes), fixture_modules());
+    }
 }
