@@ -81,12 +81,6 @@ const CASES: &[Case] = &[
     Case { name: "(shared13+14)+tls16", binary: true, parts: &[Built("shared13+14"), Corpus("clang16__tls__O0")] },
 ];
 
-/// Multi-module files of the corpus and the .bc (with .ll beside) of their modules, in order.
-const CORPUS_FILES: &[(&str, &[&str])] = &[(
-    "llvmcat16b__hello_O0+switchphi_O2+new16.bc",
-    &["clang16__hello__O0", "clang16__switchphi__O2", "llvmas16__new16"],
-)];
-
 /// The .ll of a corpus .bc path (plain or xz-compressed), written to `scratch` as plain text.
 fn ll_of(bc: &Path, scratch: &Path) -> Result<PathBuf, String> {
     let plain = bc.with_extension("ll");
@@ -214,7 +208,7 @@ fn every_module_of_llvm_cat_files_reads_with_its_own_tables() {
     let built = build(&shared, &llvm_cat, scratch.path()).unwrap_or_else(|e| panic!("llvm-cat: {e}"));
     let mut files: Vec<(String, PathBuf, Vec<PathBuf>)> =
         built.into_iter().map(|b| (b.name, b.path, b.modules)).collect();
-    for (name, modules) in CORPUS_FILES {
+    for (name, modules) in MULTI_MODULE_CORPUS {
         let path = shared.join("corpus").join(name);
         let modules = modules
             .iter()
