@@ -43,8 +43,13 @@ use Part::*;
 
 const CASES: &[Case] = &[
     // LLVM 13 and 19, names that differ.
-    Case { name: "13+19", binary: true, parts: &[Corpus("clang13__hello__O2"), Corpus("clang19__switchphi__O0")] },
-    // Three versions of the same program: the same names at other offsets of each table.
+    Case {
+        name: "13+19",
+        binary: true,
+        parts: &[Corpus("clang13__hello__O2"), Corpus("clang19__switchphi__O0")],
+    },
+    // Three versions of the same program: the same names (their tables alike, so a module
+    // named by another's table would not show here, but does in the five-module case).
     Case {
         name: "hello14+16+19",
         binary: true,
@@ -78,7 +83,11 @@ const CASES: &[Case] = &[
         parts: &[Corpus("clang13__switchphi__O2"), Corpus("clang14__linkage__O2")],
     },
     // llvm-cat -b of that: the shared table copied after each of its modules.
-    Case { name: "(shared13+14)+tls16", binary: true, parts: &[Built("shared13+14"), Corpus("clang16__tls__O0")] },
+    Case {
+        name: "(shared13+14)+tls16",
+        binary: true,
+        parts: &[Built("shared13+14"), Corpus("clang16__tls__O0")],
+    },
 ];
 
 /// The .ll of a corpus .bc path (plain or xz-compressed), written to `scratch` as plain text.
@@ -164,8 +173,7 @@ fn check_file(
     for (i, (module, ll)) in ours.iter().zip(modules).enumerate() {
         let theirs = listings.get(ll).ok_or(format!("no listing of {}", ll.display()))?;
         let printed_here: String = lines.by_ref().take(module.len()).map(|l| format!("{l}\n")).collect();
-        compare_lines(theirs, &printed_here)
-            .map_err(|e| format!("module {i} ({}): {e}", ll.display()))?;
+        compare_lines(theirs, &printed_here).map_err(|e| format!("module {i} ({}): {e}", ll.display()))?;
         // The library's names are the printed ones (bcdump prints what it gives).
         for (symbol, line) in module.iter().zip(printed_here.lines()) {
             let name = serde_json::to_string(&symbol.display_name()).map_err(|e| e.to_string())?;
@@ -184,7 +192,8 @@ fn check_file(
     let (expected, actual) = (dir.path().join("expected.jsonl"), dir.path().join("actual.jsonl"));
     let oracle = run(Command::new(shared.join("oracle/bcanalyzer-jsonl")).arg(file))?;
     std::fs::write(&expected, oracle).map_err(|e| e.to_string())?;
-    std::fs::write(&actual, run(Command::new(bcdump()).arg("--trace").arg(file))?).map_err(|e| e.to_string())?;
+    std::fs::write(&actual, run(Command::new(bcdump()).arg("--trace").arg(file))?)
+        .map_err(|e| e.to_string())?;
     run(Command::new(shared.join("oracle/compare-trace")).arg(&expected).arg(&actual))
         .map_err(|e| format!("trace: {e}"))?;
 
@@ -277,7 +286,8 @@ fn multimodule_fixtures_equal_the_ll_symbols_of_their_modules() {
         })
         .collect();
     for (name, modules) in &fixtures {
-        let checked = check_file(&shared, &dir.join(name), modules, &listings).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let checked = check_file(&shared, &dir.join(name), modules, &listings)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(checked.modules, modules.len());
     }
 }

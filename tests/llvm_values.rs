@@ -161,7 +161,8 @@ fn check_pair(bc: &Path, ll: &Path) -> Vec<String> {
 /// Checks a fixture of one or more modules against the .ll of each, in module order.
 fn check_modules(bc: &Path, lls: &[&Path]) -> Vec<String> {
     let bytes = std::fs::read(bc).unwrap();
-    let expected: Vec<_> = lls.iter().flat_map(|ll| parse_ll(&std::fs::read_to_string(ll).unwrap())).collect();
+    let expected: Vec<_> =
+        lls.iter().flat_map(|ll| parse_ll(&std::fs::read_to_string(ll).unwrap())).collect();
     let decoded = decode(&bytes);
     assert_eq!(decoded.len(), expected.len(), "{}: function bodies", bc.display());
     let mut checked = Vec::new();
