@@ -4,7 +4,8 @@
 //! typed, with no unknown record and no error, and visits exactly the records of the file's
 //! trace; the two fixtures LLVM keeps as invalid fail with a clean error giving LLVM's reason;
 //! and for every .bc with its .ll beside it, `bcdump --symbols` equals
-//! `../shared/oracle/ll-symbols FILE.ll`, line for line. Each test's summary counts the files
+//! `../shared/oracle/ll-symbols FILE.ll`, line for line (for a multi-module file, the
+//! listings of its modules' .ll, module after module). Each test's summary counts the files
 //! per LLVM version (from the folders' MANIFEST.tsv), and every failure names its version,
 //! so that a regression shows by version.
 
@@ -211,34 +212,61 @@ fn every_record_of_every_corpus_file_decodes_typed() {
     assert!(failures.is_empty(), "{} files fail:\n{}", failures.len(), failures.join("\n"));
 }
 
+/// How many modules `module_symbols` finds in a .bc (0 when it cannot read it).
+fn module_count(path: &Path) -> usize {
+    let Ok(bytes) = std::fs::read(path) else { return 0 };
+    let Ok(input) = bitcode::Input::parse(&bytes) else { return 0 };
+    let Ok(streams) = input.streams() else { return 0 };
+    streams.iter().filter_map(|s| bitcode::llvm::module_symbols(s).ok()).map(|m| m.len()).sum()
+}
+
 #[test]
 fn symbols_equal_the_ll_symbols_of_the_same_compilation() {
     let Some(shared) = require_shared(TEST) else { return };
     let oracle = shared.join("oracle/ll-symbols");
     let files = corpus_files(&shared);
-    let mut pairs: Vec<(&CorpusFile, String)> = Vec::new();
+    // Each .bc with the .ll text of its modules, in order: its companion, or for a
+    // multi-module file those of the files its modules came from.
+    let mut pairs: Vec<(&CorpusFile, Vec<String>)> = Vec::new();
+    let mut failures = Vec::new();
     for file in &files {
         if SYMBOLS_EXCEPTED.contains(&file.name()) {
             continue;
         }
-        if let Some(ll) = companion_ll(&file.path) {
-            pairs.push((file, ll));
+        if let Some((_, modules)) = MULTI_MODULE_CORPUS.iter().find(|(name, _)| *name == file.name()) {
+            let dir = file.path.parent().unwrap_or(Path::new("."));
+            let lls: Option<Vec<String>> =
+                modules.iter().map(|m| companion_ll(&dir.join(format!("{m}.bc")))).collect();
+            match lls {
+                Some(lls) => pairs.push((file, lls)),
+                None => failures.push(format!("{}: the .ll of a module is missing", file.path.display())),
+            }
+        } else if let Some(ll) = companion_ll(&file.path) {
+            pairs.push((file, vec![ll]));
+        } else if module_count(&file.path) > 1 {
+            // Not to be skipped unnoticed: its modules' .ll belong in MULTI_MODULE_CORPUS.
+            failures.push(format!("{}: several modules, not in MULTI_MODULE_CORPUS", file.path.display()));
         }
     }
     assert!(pairs.len() > 250, "expected the .bc/.ll pairs of both corpora, found {}", pairs.len());
+    let multi = pairs.iter().filter(|(_, lls)| lls.len() > 1).count();
+    assert_eq!(multi, MULTI_MODULE_CORPUS.len(), "multi-module files compared");
     let scratch = tempfile::tempdir().unwrap();
-    let indexed: Vec<(usize, &(&CorpusFile, String))> = pairs.iter().enumerate().collect();
-    let results = parallel_map(&indexed, |(i, (file, ll))| -> Result<usize, String> {
-        let ll_path = scratch.path().join(format!("{i}.ll"));
-        std::fs::write(&ll_path, ll).map_err(|e| e.to_string())?;
-        let theirs = run(Command::new(&oracle).arg(&ll_path))?;
+    let indexed: Vec<(usize, &(&CorpusFile, Vec<String>))> = pairs.iter().enumerate().collect();
+    let results = parallel_map(&indexed, |(i, (file, lls))| -> Result<usize, String> {
+        // ll-symbols sorts each module's values; the modules follow each other.
+        let mut theirs = Vec::new();
+        for (m, ll) in lls.iter().enumerate() {
+            let ll_path = scratch.path().join(format!("{i}.{m}.ll"));
+            std::fs::write(&ll_path, ll).map_err(|e| e.to_string())?;
+            theirs.extend(run(Command::new(&oracle).arg(&ll_path))?);
+        }
         let ours = run(Command::new(bcdump()).arg("--symbols").arg(&file.path))?;
         let (theirs, ours) = (String::from_utf8_lossy(&theirs), String::from_utf8_lossy(&ours));
         compare_lines(&theirs, &ours)
             .map_err(|e| format!("[LLVM {}] {}: {e}", file.version, file.path.display()))?;
         Ok(theirs.lines().count())
     });
-    let mut failures = Vec::new();
     let mut symbols = 0;
     for r in &results {
         match r {
@@ -249,7 +277,8 @@ fn symbols_equal_the_ll_symbols_of_the_same_compilation() {
     let passed: Vec<bool> = results.iter().map(Result::is_ok).collect();
     let paired: Vec<&CorpusFile> = pairs.iter().map(|(f, _)| *f).collect();
     eprintln!(
-        "{} .bc/.ll pairs, {symbols} global values agree; per LLVM version: {}",
+        "{} .bc/.ll pairs ({multi} of them multi-module files), {symbols} global values agree; \
+         per LLVM version: {}",
         pairs.len(),
         per_version(&paired, &passed)
     );

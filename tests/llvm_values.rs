@@ -3,7 +3,9 @@
 //! names kept). For every instruction of every function, the value ids the typed decoders
 //! resolve (relative operands, value-type pairs, phi pairs, call arguments...) map through
 //! the function's value symbol table to exactly the local names the .ll shows as its
-//! operands, and the id of the value an instruction defines maps to its own name.
+//! operands, and the id of the value an instruction defines maps to its own name. The same
+//! holds for both modules in one file (values14+22.bc, made by `llvm-cat -b`): the second
+//! module is numbered from its own start.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -153,9 +155,14 @@ fn decode(bytes: &[u8]) -> Vec<(Vec<Decoded>, BTreeMap<u32, String>)> {
 /// Checks one fixture pair; returns the names of the records whose named operands or named
 /// result were checked.
 fn check_pair(bc: &Path, ll: &Path) -> Vec<String> {
+    check_modules(bc, &[ll])
+}
+
+/// Checks a fixture of one or more modules against the .ll of each, in module order.
+fn check_modules(bc: &Path, lls: &[&Path]) -> Vec<String> {
     let bytes = std::fs::read(bc).unwrap();
-    let text = std::fs::read_to_string(ll).unwrap();
-    let expected = parse_ll(&text);
+    let expected: Vec<_> =
+        lls.iter().flat_map(|ll| parse_ll(&std::fs::read_to_string(ll).unwrap())).collect();
     let decoded = decode(&bytes);
     assert_eq!(decoded.len(), expected.len(), "{}: function bodies", bc.display());
     let mut checked = Vec::new();
@@ -221,4 +228,16 @@ fn llvm22_values_map_to_their_names() {
     for record in ["INST_BINOP", "INST_CMP2", "INST_BR", "INST_PHI", "INST_CALL", "INST_INVOKE", "INST_RET"] {
         assert!(checked.iter().any(|c| c == record), "{record} not checked: {checked:?}");
     }
+}
+
+#[test]
+fn values_of_two_modules_in_one_file_map_to_their_names() {
+    let (ll14, ll22) = (fixture("values14.ll"), fixture("values22.ll"));
+    let both = check_modules(&fixture("values14+22.bc"), &[&ll14, &ll22]);
+    // Everything each module alone checks is checked in the pair.
+    let mut alone = check_pair(&fixture("values14.bc"), &ll14);
+    alone.extend(check_pair(&fixture("values22.bc"), &ll22));
+    alone.sort();
+    alone.dedup();
+    assert_eq!(both, alone);
 }

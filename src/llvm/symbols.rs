@@ -3,7 +3,10 @@
 //! and every other sub-block are skipped by their length.
 //!
 //! Names come from the string table (module version 2) or from the module-level value
-//! symbol table (versions 0 and 1). The reader's upgrades of old records are applied: DLL
+//! symbol table (versions 0 and 1). A file may hold several modules (`llvm-cat`), each
+//! named by the string table that follows it, as LLVM's reader pairs them: a top-level
+//! STRTAB block serves every module before it that has none yet (`llvm-cat -b` writes one
+//! after each module, `llvm-cat` one after all of them). The reader's upgrades of old records are applied: DLL
 //! storage from the obsolete dllimport/dllexport linkages, default visibility and DLL
 //! storage for local linkage, dso_local implied by linkage and visibility.
 
@@ -117,10 +120,15 @@ struct ModuleState<'a> {
     gcs: Vec<Bytes<'a>>,
     /// Names from the module-level value symbol table, by value id.
     vst_names: Vec<(u64, Bytes<'a>)>,
+    /// The string table that names the module (version 2): the first non-empty one after
+    /// it (see [`module_symbols`]); empty until that is read.
+    strtab: &'a [u8],
 }
 
 /// The global values of every module in `stream`, module by module, sorted by kind and
-/// name as `ll-symbols` sorts them; unnamed values are named by their slot number.
+/// name as `ll-symbols` sorts them; unnamed values are named by their slot number. Each
+/// module of a multi-module file (`llvm-cat`, `llvm-cat -b`) is named by its own string
+/// table: the first top-level STRTAB block after it, as LLVM's reader pairs them.
 pub fn module_symbols<'a>(stream: &Bitstream<'a>) -> Result<Vec<Vec<Symbol<'a>>>> {
     // A cursor rather than a `Walker`: the records read here need the module's version
     // and nothing else of the value numbering.
@@ -129,7 +137,8 @@ pub fn module_symbols<'a>(stream: &Bitstream<'a>) -> Result<Vec<Vec<Symbol<'a>>>
     cursor.check_block_lengths(true);
     let mut ctx = LlvmContext::default();
     let mut modules: Vec<ModuleState> = Vec::new();
-    // Borrowed from the input, like every blob.
+    // The blob of the top-level STRTAB block being read (the last one in it counts, as in
+    // LLVM's reader), borrowed from the input like every blob.
     let mut strtab: &'a [u8] = &[];
     loop {
         let depth = cursor.depth();
@@ -146,13 +155,26 @@ pub fn module_symbols<'a>(stream: &Bitstream<'a>) -> Result<Vec<Vec<Symbol<'a>>>
                         ctx.version = 0;
                         true
                     }
-                    (1, block_ids::STRTAB) => true,
+                    (1, block_ids::STRTAB) => {
+                        strtab = &[];
+                        true
+                    }
                     // Names of version 0 and 1 modules; BLOCKINFO is read by skipping.
                     (2, block_ids::VALUE_SYMTAB) => ctx.version < 2,
                     _ => false,
                 };
                 if !keep {
                     cursor.skip_block()?;
+                }
+                continue;
+            }
+            Entry::EndBlock(block_ids::STRTAB) if depth == 1 => {
+                // The table names every module before it that has none yet: the ones
+                // since the last table (LLVM's getBitcodeFileContents pairs them so).
+                if !strtab.is_empty() {
+                    for module in modules.iter_mut().rev().take_while(|m| m.strtab.is_empty()) {
+                        module.strtab = strtab;
+                    }
                 }
                 continue;
             }
@@ -192,7 +214,7 @@ pub fn module_symbols<'a>(stream: &Bitstream<'a>) -> Result<Vec<Vec<Symbol<'a>>>
             return Err(cursor.with_block_path(e));
         }
     }
-    Ok(modules.into_iter().map(|m| m.finish(strtab)).collect())
+    Ok(modules.into_iter().map(ModuleState::finish).collect())
 }
 
 /// The raw linkage operand of a global value record: where it sits after the strtab head.
@@ -351,8 +373,8 @@ impl<'a> ModuleState<'a> {
     /// Names every value, numbers the unnamed ones and sorts them as `ll-symbols` does.
     // In place: the values of a large module take a megabyte, and every fresh copy of them
     // was as many page faults as pages.
-    fn finish(self, strtab: &'a [u8]) -> Vec<Symbol<'a>> {
-        let ModuleState { mut values, strtab_names, vst_names, .. } = self;
+    fn finish(self) -> Vec<Symbol<'a>> {
+        let ModuleState { mut values, strtab_names, vst_names, strtab, .. } = self;
         // The first name the value symbol table gives each value.
         let mut vst: std::collections::HashMap<u64, Bytes<'a>> = std::collections::HashMap::new();
         for (value, name) in vst_names {
@@ -499,7 +521,7 @@ mod tests {
         let mut values: Vec<Symbol<'_>> = names.iter().map(|_| external(SymbolKind::Global)).collect();
         values[5] = external(SymbolKind::Function);
         let module = named_by_vst(values, &names);
-        let shown: Vec<String> = module.finish(&[]).iter().map(Symbol::display_name).collect();
+        let shown: Vec<String> = module.finish().iter().map(Symbol::display_name).collect();
         // As bytes, 0xff would come last.
         assert_eq!(shown, ["z", "\\FF", "a", "a\\", "b", "\u{3bb}"]);
     }
@@ -519,9 +541,70 @@ mod tests {
         ];
         let values = names.iter().map(|_| external(SymbolKind::Global)).collect();
         let module = named_by_vst(values, &names);
-        let sorted: Vec<Vec<u8>> = module.finish(&[]).iter().map(|s| s.name.to_vec()).collect();
+        let sorted: Vec<Vec<u8>> = module.finish().iter().map(|s| s.name.to_vec()).collect();
         let mut expected: Vec<Vec<u8>> = names.iter().map(|n| n.to_vec()).collect();
         expected.sort();
         assert_eq!(sorted, expected);
+    }
+
+    /// The (kind, name) pairs of each module of a fixture of tests/data/multimodule.
+    fn names_by_module(bytes: &[u8]) -> Vec<Vec<(&'static str, String)>> {
+        let stream = Bitstream::new(bytes).expect("a bitstream");
+        let modules = module_symbols(&stream).expect("the fixture reads");
+        modules.iter().map(|m| m.iter().map(|s| (s.kind.as_str(), s.display_name())).collect()).collect()
+    }
+
+    /// What alpha.ll, beta.ll and gamma.ll of tests/data/multimodule define, as
+    /// `ll-symbols` lists them.
+    fn fixture_modules() -> [Vec<(&'static str, String)>; 3] {
+        let list = |pairs: &[(&'static str, &str)]| pairs.iter().map(|&(k, n)| (k, n.to_string())).collect();
+        [
+            list(&[
+                ("function", "alpha_fn"),
+                ("function", "helper"),
+                ("function", "puts"),
+                ("global", ".str"),
+                ("global", "alpha_var"),
+                ("global", "shared"),
+            ]),
+            list(&[
+                ("alias", "beta_alias"),
+                ("function", "beta_function_with_a_long_name"),
+                ("function", "helper"),
+                ("global", "0"),
+                ("global", "a_variable_with_a_longer_name"),
+                ("global", "shared"),
+            ]),
+            list(&[
+                ("function", "gamma"),
+                ("function", "gamma_resolver"),
+                ("global", "gamma_tls"),
+                ("ifunc", "gamma_ifunc"),
+            ]),
+        ]
+    }
+
+    #[test]
+    fn each_module_of_llvm_cat_b_is_named_by_its_own_string_table() {
+        // Issue 18: every module was named from the file's last STRTAB, so alpha's names
+        // were slices of beta's table.
+        let [alpha, beta, _] = fixture_modules();
+        let bytes = include_bytes!("../../tests/data/multimodule/alpha+beta.bc");
+        assert_eq!(names_by_module(bytes), [alpha, beta]);
+    }
+
+    #[test]
+    fn one_string_table_after_several_modules_names_them_all() {
+        // `llvm-cat` without -b: both modules, then one STRTAB.
+        let [alpha, beta, _] = fixture_modules();
+        let bytes = include_bytes!("../../tests/data/multimodule/alpha+beta.shared.bc");
+        assert_eq!(names_by_module(bytes), [alpha, beta]);
+    }
+
+    #[test]
+    fn llvm_cat_b_of_a_multi_module_file_pairs_every_module() {
+        // The shared table copied after each of the first two modules, gamma's own last.
+        let bytes = include_bytes!("../../tests/data/multimodule/alpha+beta+gamma.bc");
+        assert_eq!(names_by_module(bytes), fixture_modules());
     }
 }

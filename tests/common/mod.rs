@@ -79,6 +79,13 @@ pub fn corpus_bc_files(shared: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// The multi-module files of ../shared/corpus (made by `llvm-cat`) and the corpus .bc files,
+/// without extension, whose modules they hold, in order (the .ll of each is beside it).
+pub const MULTI_MODULE_CORPUS: &[(&str, &[&str])] = &[(
+    "llvmcat16b__hello_O0+switchphi_O2+new16.bc",
+    &["clang16__hello__O0", "clang16__switchphi__O2", "llvmas16__new16"],
+)];
+
 /// The bcdump example binary that `cargo test` built beside this test binary.
 pub fn bcdump() -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
