@@ -240,7 +240,8 @@ fn layout(definition: &[DefinedOp]) -> Result<Vec<AbbrevOp>, AbbrevProblem> {
         } else if i + 2 != definition.len() {
             return Err(AbbrevProblem::ArrayNotSecondToLast);
         } else {
-            let element = definition[i + 1].scalar().ok_or(AbbrevProblem::BadArrayElement)?;
+            let element =
+                definition.get(i + 1).and_then(|op| op.scalar()).ok_or(AbbrevProblem::BadArrayElement)?;
             ops.push(AbbrevOp::Array(element));
             break;
         }

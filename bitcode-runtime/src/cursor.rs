@@ -438,19 +438,44 @@ impl<'a> Cursor<'a> {
     fn enter_block(&mut self, start: u64) -> Result<BlockHeader> {
         let read = read_block_header(&mut self.reader, self.base_bit, self.strict_lengths);
         let (id, abbrev_width, words, end_bit) = read.map_err(|e| self.locate(e))?;
-        if self.blockinfo_builder.is_some() {
-            return Err(self.error_at(ErrorKind::BlockInsideBlockInfo { block_id: id }, start));
-        }
         if self.scopes.len() >= self.limits.max_depth {
             return Err(self.error_at(ErrorKind::TooDeep { limit: self.limits.max_depth }, start));
         }
-        if id == BLOCKINFO_BLOCK_ID {
-            self.blockinfo_builder = Some(BlockInfoBuilder::default());
-        }
-        let inherited = self.blockinfo.get(id).map(|info| info.abbrevs.clone()).filter(|a| !a.is_empty());
         let body_bit = self.reader.position();
-        self.scopes.push(Scope { block_id: id, abbrev_width, end_bit, body_bit, inherited, own: None });
+        let scope = |store: &BlockInfoStore| Scope {
+            block_id: id,
+            abbrev_width,
+            end_bit,
+            body_bit,
+            inherited: store.get(id).map(|info| info.abbrevs.clone()).filter(|a| !a.is_empty()),
+            own: None,
+        };
+        self.scopes.push(scope(&self.blockinfo));
+        // LLVM reads a BLOCKINFO block in two passes: first what it declares, skipping any
+        // block inside it by its length, then its entries, by then under what it declares
+        // (a scan of one, made while scanning, is not nested in this way).
+        if id == BLOCKINFO_BLOCK_ID && self.blockinfo_builder.is_none() {
+            let mut scan = self.clone();
+            scan.blockinfo_builder = Some(BlockInfoBuilder::default());
+            self.blockinfo = scan.declared_by_blockinfo()?;
+            self.scopes.pop();
+            self.scopes.push(scope(&self.blockinfo));
+        }
         Ok(BlockHeader { id, abbrev_width, words, bit_offset: self.base_bit + start })
+    }
+
+    /// Reads the BLOCKINFO block just entered to its end, applying its records and
+    /// skipping the blocks inside it; gives what it declares.
+    #[cold]
+    fn declared_by_blockinfo(mut self) -> Result<Arc<BlockInfoStore>> {
+        loop {
+            match self.next_entry()? {
+                Some(Entry::Block(_)) => self.skip_block()?,
+                Some(Entry::Record(_)) => {}
+                // The END_BLOCK installed what the block declared.
+                Some(Entry::EndBlock(_)) | None => return Ok(self.blockinfo),
+            }
+        }
     }
 
     fn end_block(&mut self, start: u64) -> Result<u32> {
@@ -533,21 +558,13 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skips the rest of the innermost block using its length word, in O(1), and leaves
-    /// the cursor after its END_BLOCK. A BLOCKINFO block is read instead (its contents are
-    /// needed by later blocks). Call it right after [`Entry::Block`] to skip a whole block.
+    /// the cursor after its END_BLOCK; the length must keep the block within the input. (What
+    /// a BLOCKINFO block declares is in force from its start, so it may be skipped too.)
+    /// Call it right after [`Entry::Block`] to skip a whole block.
     pub fn skip_block(&mut self) -> Result<()> {
         let Some(scope) = self.scopes.last() else {
             return Err(self.error_at(ErrorKind::EndBlockAtTopLevel, self.reader.position()));
         };
-        if self.blockinfo_builder.is_some() {
-            // Nothing nests inside BLOCKINFO, so its END_BLOCK is the next one.
-            while let Some(entry) = self.next_entry()? {
-                if let Entry::EndBlock(_) = entry {
-                    break;
-                }
-            }
-            return Ok(());
-        }
         let end = scope.end_bit;
         if end > self.reader.len_bits() {
             // Where the length word is: the 32 bits before the block's first entry.

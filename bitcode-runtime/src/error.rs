@@ -103,11 +103,6 @@ pub enum ErrorKind {
         /// The record code.
         code: u32,
     },
-    /// A block nested inside a BLOCKINFO block.
-    BlockInsideBlockInfo {
-        /// The id of the nested block.
-        block_id: u32,
-    },
     /// The stream asks for more than the reader's [`Limits`](crate::Limits) allow.
     LimitExceeded {
         /// What went past its limit, plural ("record operands").
@@ -256,7 +251,6 @@ impl fmt::Display for ErrorKind {
             Self::MalformedBlockInfoRecord { code } => {
                 write!(f, "BLOCKINFO record {code} lacks the operands it needs")
             }
-            Self::BlockInsideBlockInfo { block_id } => write!(f, "block {block_id} nested inside BLOCKINFO"),
             Self::LimitExceeded { what, count, limit } => {
                 write!(f, "{count} {what} is more than this reader's limit of {limit}")
             }

@@ -902,22 +902,44 @@ fn malformed_blockinfo_record() {
     check(&err, ErrorKind::MalformedBlockInfoRecord { code: 3 }, at, &[0]);
 }
 
-/// A block nested inside BLOCKINFO (the writer refuses it, so it is written raw): the
-/// error is at its ENTER_SUBBLOCK id.
+/// A block nested inside BLOCKINFO (the writer refuses it, so it is written raw) is read
+/// as LLVM reads it: an ordinary block, under what the whole BLOCKINFO block declares (LLVM
+/// reads BLOCKINFO's declarations first, skipping such blocks, then its entries), so it
+/// may use an abbreviation declared after it.
 #[test]
-fn block_inside_blockinfo() {
+fn block_inside_blockinfo_reads_under_what_blockinfo_declares() {
     let mut w = StreamWriter::llvm_ir();
     enter(&mut w, 0, 2);
     w.set_bid(8).unwrap();
-    let at = w.bits().position();
     let b = w.bits();
     b.write(abbrev_ids::ENTER_SUBBLOCK as u64, 2);
     b.write_vbr(8, 8).unwrap();
     b.write_vbr(3, 4).unwrap();
     b.align32();
+    let length_at = (b.position() / 8) as usize;
     b.write(0, 32);
-    let err = first_error(&unfinished(&mut w));
-    check(&err, ErrorKind::BlockInsideBlockInfo { block_id: 8 }, at, &[0]);
+    b.write(4, 3); // abbreviation 4 of block 8, declared further down
+    b.write(42, 8);
+    b.write(abbrev_ids::END_BLOCK as u64, 3);
+    b.align32();
+    let words = ((b.position() / 8) as usize - length_at - 4) / 4;
+    b.patch_u32(length_at, words as u32).unwrap();
+    w.define_abbrev(abbrev(vec![Literal(5), Scalar(Fixed(8))])).unwrap();
+    w.end_block().unwrap();
+    let bytes = w.finish().unwrap();
+    let stream = Bitstream::new(&bytes).unwrap();
+    let mut cursor = stream.cursor();
+    let mut seen = Vec::new();
+    while let Some(entry) = cursor.next_entry().unwrap() {
+        seen.push(match entry {
+            Entry::Block(h) => format!("block {}", h.id),
+            Entry::EndBlock(id) => format!("end {id}"),
+            Entry::Record(r) => format!("record {} {:?} {:?}", r.code, r.abbreviation(), r.ops),
+        });
+    }
+    let expected = ["block 0", "record 1 None [8]", "block 8", "record 5 Some(4) [42]", "end 8", "end 0"];
+    assert_eq!(seen, expected);
+    assert_eq!(cursor.block_info().get(8).map(|info| info.abbrevs.len()), Some(1));
 }
 
 // ---- TooDeep ----
