@@ -125,12 +125,21 @@ fn zig_clang(scratch: &Path) -> Option<Producer> {
             run(cmd.args(&args[1..]).envs(env.iter().map(|(k, v)| (k, v))))
         };
         let shown = zig.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ");
-        let (Ok(zig_version), Ok(clang)) = (probe(with(&["version"])), probe(with(&["cc", "--version"])))
-        else {
-            continue;
+        let (zig_version, clang) = match (probe(with(&["version"])), probe(with(&["cc", "--version"]))) {
+            (Ok(zig), Ok(clang)) => (zig, clang),
+            // A candidate that is not there (no zig on PATH, no ziglang module) says nothing.
+            (Err(e), _) | (_, Err(e)) => {
+                if std::env::var_os("BITCODE_ZIG").is_some_and(|z| zig.first() == Some(&z)) {
+                    seen.push(format!("BITCODE_ZIG={shown} does not run: {e}"));
+                }
+                continue;
+            }
         };
         let zig_version = String::from_utf8_lossy(&zig_version).trim().to_string();
-        let Some(clang) = clang_version(&clang) else { continue };
+        let Some(clang) = clang_version(&clang) else {
+            seen.push(format!("{shown} cc --version names no clang version"));
+            continue;
+        };
         if major(&clang) != Some(ZIG_CLANG_MAJOR) {
             seen.push(format!("{shown} is zig {zig_version} with clang {clang}"));
             continue;
