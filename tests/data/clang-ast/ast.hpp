@@ -83,8 +83,8 @@ template <typename T> struct Holder {
   template <typename U> U as() const { return static_cast<U>(value); }
   template <typename U> friend struct Holder;
   // A class-scope explicit specialization of a member template: in a class template it is
-  // a dependent function template specialization (the kind of clang 18's abbreviation for
-  // DECL_CXX_METHOD with an array in the middle).
+  // a dependent function template specialization (the kind of clang 19's and 22's
+  // abbreviation for DECL_CXX_METHOD with an array in the middle).
   template <typename U> static int kind(U) { return 0; }
   template <> int kind<char>(char) { return 1; }
 };

@@ -3,17 +3,17 @@
 # ../clang-ast/module.modulemap) as clang 22.1 writes it, the clang of zig 0.17.1 (PyPI's
 # `ziglang` package, pinned in .ci/run). Checked by tests/clang_ast_files.rs without zig.
 #
-# Why this file: every AST file clang 18 and newer writes (.pch and .pcm alike) defines, in
-# DECLTYPES_BLOCK (id 11, inside AST_BLOCK 8), an abbreviation for DECL_CXX_METHOD (record
-# code 101) of a dependent function template specialization (template kind 4) that would be
-# invalid to use: its operands are
+# Why this file: every AST file clang 19 and 22 write (.pch and .pcm alike; clang 13 to 16
+# do not, 17 and 18 are untried) defines, in DECLTYPES_BLOCK (id 11, inside AST_BLOCK 8),
+# an abbreviation for DECL_CXX_METHOD (record code 101) of a dependent function template
+# specialization (template kind 4) that would be invalid to use: its operands are
 #   literal 101, literal 0, literal 4, array, literal 0, fixed 8, vbr 6, ... (21 in all)
 # — an array that is not the second to last operand, and whose element is a literal
 # (clang's ASTWriterDecl.cpp, getCXXMethodAbbrev). clang never writes a record with it.
 # LLVM's reader checks at definition only what ReadAbbrevRecord checks, and the rest when
 # a record uses the abbreviation, so llvm-bcanalyzer reads these files completely.
 # A header module is the smallest such file (about 19 KiB; a .pch holds 240 KiB of
-# predefined macros and builtins even for an empty header), and, like every clang 18+
+# predefined macros and builtins even for an empty header), and, like every clang 19+
 # module, it holds this abbreviation.
 #
 # Usage: tests/data/clang22/make.sh [ZIG]   (ZIG: the zig binary; default $BITCODE_ZIG,
