@@ -138,8 +138,6 @@ fn start_unabbreviated_record(w: &mut StreamWriter, code: u64) {
 
 /// Where the fields of a block header written raw lie.
 struct RawHeader {
-    /// Where its ENTER_SUBBLOCK abbreviation id starts.
-    start: u64,
     /// The VBR8 block id.
     id: Range<u64>,
     /// The VBR4 abbreviation id width.
@@ -148,10 +146,9 @@ struct RawHeader {
     length: u64,
 }
 
-/// Writes a block header raw (the writer refuses bad ids and widths, and blocks inside
-/// BLOCKINFO), with a length word of 0.
+/// Writes a block header raw (the writer refuses bad ids and widths), with a length word
+/// of 0.
 fn enter_raw(w: &mut StreamWriter, id: u64, width: u64) -> RawHeader {
-    let start = here(w);
     let abbrev_width = w.abbrev_width();
     let b = w.bits();
     b.write(abbrev_ids::ENTER_SUBBLOCK as u64, abbrev_width);
@@ -163,7 +160,7 @@ fn enter_raw(w: &mut StreamWriter, id: u64, width: u64) -> RawHeader {
     b.align32();
     let length = b.position();
     b.write(0, 32);
-    RawHeader { start, id: id_at..width_at, width: width_at..width_end, length }
+    RawHeader { id: id_at..width_at, width: width_at..width_end, length }
 }
 
 /// One DEFINE_ABBREV operand as written on the wire.
