@@ -441,25 +441,16 @@ impl<'a> Cursor<'a> {
         if self.scopes.len() >= self.limits.max_depth {
             return Err(self.error_at(ErrorKind::TooDeep { limit: self.limits.max_depth }, start));
         }
+        let inherited = self.blockinfo.get(id).map(|info| info.abbrevs.clone()).filter(|a| !a.is_empty());
         let body_bit = self.reader.position();
-        let scope = |store: &BlockInfoStore| Scope {
-            block_id: id,
-            abbrev_width,
-            end_bit,
-            body_bit,
-            inherited: store.get(id).map(|info| info.abbrevs.clone()).filter(|a| !a.is_empty()),
-            own: None,
-        };
-        self.scopes.push(scope(&self.blockinfo));
+        self.scopes.push(Scope { block_id: id, abbrev_width, end_bit, body_bit, inherited, own: None });
         // LLVM reads a BLOCKINFO block in two passes: first what it declares, skipping any
-        // block inside it by its length, then its entries, by then under what it declares
-        // (a scan of one, made while scanning, is not nested in this way).
+        // block inside it by its length, then its entries, with what it declares in force
+        // for the blocks inside it. (The scan itself enters no BLOCKINFO block.)
         if id == BLOCKINFO_BLOCK_ID && self.blockinfo_builder.is_none() {
             let mut scan = self.clone();
             scan.blockinfo_builder = Some(BlockInfoBuilder::default());
             self.blockinfo = scan.declared_by_blockinfo()?;
-            self.scopes.pop();
-            self.scopes.push(scope(&self.blockinfo));
         }
         Ok(BlockHeader { id, abbrev_width, words, bit_offset: self.base_bit + start })
     }
@@ -519,7 +510,11 @@ impl<'a> Cursor<'a> {
                 return Err(self.error_at(ErrorKind::BlockInfoWithoutSetBid { code: None }, start));
             }
         } else if let Some(scope) = self.scopes.last_mut() {
-            scope.define(abbrev);
+            // In BLOCKINFO a definition is a declaration for other blocks, which the scan
+            // at the block's start has taken already.
+            if scope.block_id != BLOCKINFO_BLOCK_ID {
+                scope.define(abbrev);
+            }
         }
         Ok(())
     }
