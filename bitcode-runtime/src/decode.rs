@@ -9,6 +9,7 @@ use std::fmt;
 
 use crate::cursor::Record;
 use crate::error::{Error, ErrorKind, Result};
+use crate::path::BlockPath;
 
 /// An absolute value number (LLVM's value table index).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -509,18 +510,20 @@ fn article(word: &str) -> &'static str {
     }
 }
 
-/// The error of [`Operands::error`].
+/// The error of [`Operands::error`]: the block path is gathered here, on the cold path,
+/// from the record's pointer to its cursor's blocks.
 #[cold]
 #[inline(never)]
 fn field_error(
     info: &'static RecordInfo,
     code: u32,
     bit_offset: u64,
+    path: BlockPath<'_>,
     field: &'static str,
     problem: FieldProblem,
 ) -> Error {
     let kind = ErrorKind::Field { block: info.block, record: info.record, field, problem };
-    Error::new(kind, bit_offset).with_record_code(code)
+    Error::new(kind, bit_offset).with_record_code(code).with_block_path(path.ids())
 }
 
 /// Reads a record's operands field by field, with errors that name the field.
@@ -532,6 +535,7 @@ pub struct Operands<'r, 'a> {
     blob: Option<&'a [u8]>,
     info: &'static RecordInfo,
     bit_offset: u64,
+    path: BlockPath<'r>,
 }
 
 /// One signed-VBR operand as a signed value: bit 0 is the sign; `1` ("-0") is `i64::MIN`.
@@ -566,15 +570,17 @@ impl<'r, 'a> Operands<'r, 'a> {
             blob: record.blob,
             info,
             bit_offset: record.bit_offset,
+            path: record.path,
         }
     }
 
-    /// The error for `field` with `problem`, located at the record.
+    /// The error for `field` with `problem`, located at the record: its bit offset, code and
+    /// block path.
     // Built out of line from the few fields it needs: a cold call given `&self` would keep
     // the reader in memory, its position stored and loaded again at every operand.
     #[inline(always)]
     pub fn error(&self, field: &'static str, problem: FieldProblem) -> Error {
-        field_error(self.info, self.code, self.bit_offset, field, problem)
+        field_error(self.info, self.code, self.bit_offset, self.path, field, problem)
     }
 
     /// Operands not read yet.
@@ -947,7 +953,7 @@ mod tests {
     static INFO: RecordInfo = RecordInfo { block: "DEMO_BLOCK", record: "THING" };
 
     fn record(ops: &[u64]) -> Record<'_, 'static> {
-        Record { code: 1, abbrev_id: 3, ops, blob: None, bit_offset: 77 }
+        Record { code: 1, abbrev_id: 3, ops, blob: None, bit_offset: 77, path: BlockPath::UNKNOWN }
     }
 
     #[test]
@@ -972,8 +978,9 @@ mod tests {
         let e = o.uint::<u8>("width").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "DEMO_BLOCK/THING: field width: 300 does not fit in u8 (at bit 77, record 1, top level)"
+            "DEMO_BLOCK/THING at bit 77: field width: 300 does not fit in u8"
         );
+        assert_eq!((e.record_code(), e.block_path()), (Some(1), &[][..]));
         let e = o.raw("next").unwrap_err();
         assert!(e.to_string().contains("field next: missing (the record has 1 operands)"), "{e}");
     }
@@ -1037,6 +1044,35 @@ mod tests {
         };
         assert_eq!(hash(&short), hash(&Bytes::borrowed(b"main")));
         assert_eq!(Bytes::default().as_bytes(), b"");
+    }
+
+    /// A record read by a cursor carries its cursor's blocks: an error about one of its
+    /// fields names them, with no help from the caller.
+    #[test]
+    fn errors_about_a_record_read_by_a_cursor_name_its_blocks() {
+        let mut w = crate::writer::StreamWriter::llvm_ir();
+        w.enter_block(8, 3).unwrap();
+        w.enter_block(12, 4).unwrap();
+        let at = w.bits().position();
+        w.unabbreviated_record(1, &[300]).unwrap();
+        w.end_block().unwrap();
+        w.end_block().unwrap();
+        let bytes = w.finish().unwrap();
+        let stream = crate::Bitstream::new(&bytes).unwrap();
+        let mut cursor = stream.cursor();
+        let err = loop {
+            if let crate::Entry::Record(r) = cursor.next_entry().unwrap().unwrap() {
+                assert_eq!(r.path.ids().collect::<Vec<_>>(), [8, 12]);
+                assert_eq!((r.path.len(), r.path.is_empty()), (2, false));
+                break Operands::new(&r, &INFO).uint::<u8>("width").unwrap_err();
+            }
+        };
+        assert_eq!((err.bit_offset(), err.block_path(), err.record_code()), (at, &[8, 12][..], Some(1)));
+        assert_eq!(
+            err.to_string(),
+            format!("DEMO_BLOCK/THING at bit {at}: field width: 300 does not fit in u8 (block path 8/12)")
+        );
+        assert!(BlockPath::UNKNOWN.is_empty() && BlockPath::UNKNOWN.ids().next().is_none());
     }
 
     #[test]
