@@ -166,7 +166,9 @@ fn check_invalid(file: &Path, reason: &str) -> Result<CheckCounts, String> {
     let errors = String::from_utf8_lossy(&out.stderr);
     let clean = out.status.code() == Some(1)
         && errors.lines().any(|l| {
-            l.starts_with(&format!("bcdump: {}: error: ", file.display())) && l.contains(reason) && l.contains("(at bit ")
+            l.starts_with(&format!("bcdump: {}: error: ", file.display()))
+                && l.contains(reason)
+                && l.contains("(at bit ")
         })
         && !errors.contains("panicked");
     if clean {

@@ -144,7 +144,7 @@ fn llvm_check_and_symbols_give_the_decoders_message() {
         let stream = bitcode::Bitstream::new(&damaged.bytes).unwrap();
         let sequential = bitcode::llvm::check_stream(&stream).unwrap();
         let parallel = bitcode::llvm::check_stream_parallel(&stream).unwrap();
-        assert_eq!(sequential.first_errors, [damaged.message.clone()]);
+        assert_eq!(sequential.first_errors, std::slice::from_ref(&damaged.message));
         assert_eq!(parallel.first_errors, sequential.first_errors);
     }
     let damaged = damaged_triple(&bytes);

@@ -108,7 +108,9 @@ fn check_in_record(err: &Error, kind: ErrorKind, at: u64, path: &[u32], code: u3
 fn check_in_typed_record(err: &Error, kind: ErrorKind, at: u64, path: &[u32], code: u32) {
     assert_eq!((err.kind(), err.bit_offset(), err.block_path()), (&kind, at, path), "{err}");
     assert_eq!(err.record_code(), Some(code), "{err}");
-    let ErrorKind::Field { block, record, field, problem } = kind else { panic!("{kind:?} is not a field's") };
+    let ErrorKind::Field { block, record, field, problem } = kind else {
+        panic!("{kind:?} is not a field's")
+    };
     let path = path.iter().map(u32::to_string).collect::<Vec<_>>().join("/");
     let expected = format!("{block}/{record} at bit {at}: field {field}: {problem} (block path {path})");
     assert_eq!(err.to_string(), expected);
@@ -1040,7 +1042,10 @@ fn llvm_record_with_too_few_operands() {
         problem: FieldProblem::Missing { operands: 3 },
     };
     check_in_typed_record(&err, kind, at, &[ir::module_block::ID], 7);
-    assert!(err.to_string().starts_with(&format!("MODULE_BLOCK/GLOBALVAR at bit {at}: field flags: missing")), "{err}");
+    assert!(
+        err.to_string().starts_with(&format!("MODULE_BLOCK/GLOBALVAR at bit {at}: field flags: missing")),
+        "{err}"
+    );
 }
 
 /// A module whose bitstream and records are fine but which LLVM's reader rejects: a null

@@ -392,7 +392,8 @@ impl<'a> Cursor<'a> {
                     }
                     let bit_offset = self.base_bit + start;
                     let path = BlockPath::of(&self.scopes);
-                    let record = Record { code, abbrev_id: id as u32, ops: &self.ops, blob, bit_offset, path };
+                    let record =
+                        Record { code, abbrev_id: id as u32, ops: &self.ops, blob, bit_offset, path };
                     return Ok(Some(Entry::Record(record)));
                 }
             }

@@ -976,10 +976,7 @@ mod tests {
         let r = record(&ops);
         let mut o = Operands::new(&r, &INFO);
         let e = o.uint::<u8>("width").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "DEMO_BLOCK/THING at bit 77: field width: 300 does not fit in u8"
-        );
+        assert_eq!(e.to_string(), "DEMO_BLOCK/THING at bit 77: field width: 300 does not fit in u8");
         assert_eq!((e.record_code(), e.block_path()), (Some(1), &[][..]));
         let e = o.raw("next").unwrap_err();
         assert!(e.to_string().contains("field next: missing (the record has 1 operands)"), "{e}");

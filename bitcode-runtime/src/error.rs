@@ -409,7 +409,10 @@ mod tests {
         let problem = crate::decode::FieldProblem::NotInEnum { value: 99, name: "Linkage" };
         let kind = ErrorKind::Field { block: "MODULE_BLOCK", record: "GLOBALVAR", field: "linkage", problem };
         let e = Error::new(kind, 1234).with_record_code(7).with_block_path([8]);
-        assert_eq!(e.to_string(), "MODULE_BLOCK/GLOBALVAR at bit 1234: field linkage: 99 is not a Linkage (block path 8)");
+        assert_eq!(
+            e.to_string(),
+            "MODULE_BLOCK/GLOBALVAR at bit 1234: field linkage: 99 is not a Linkage (block path 8)"
+        );
         assert_eq!(e.record_code(), Some(7));
         // A record built by hand has no path: none is shown (it is not at the top level).
         let e = Error::new(e.kind().clone(), 40).with_block_path([]);

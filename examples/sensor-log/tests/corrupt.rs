@@ -63,7 +63,10 @@ fn a_value_that_does_not_fit_its_field() {
 #[test]
 fn other_field_errors_name_their_field() {
     let cases: Vec<(Vec<Item>, (&str, &str))> = vec![
-        (vec![Record(DEVICE, vec![b'a' as u64, 300])], ("HEADER_BLOCK/DEVICE", "field name: 300 is not a byte")),
+        (
+            vec![Record(DEVICE, vec![b'a' as u64, 300])],
+            ("HEADER_BLOCK/DEVICE", "field name: 300 is not a byte"),
+        ),
         (
             vec![Record(PERIOD, vec![])],
             ("HEADER_BLOCK/PERIOD", "field period_us: missing (the record has 0 operands)"),
