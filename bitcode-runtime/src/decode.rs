@@ -9,7 +9,6 @@ use std::fmt;
 
 use crate::cursor::Record;
 use crate::error::{Error, ErrorKind, Result};
-use crate::path::BlockPath;
 
 /// An absolute value number (LLVM's value table index).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -510,32 +509,30 @@ fn article(word: &str) -> &'static str {
     }
 }
 
-/// The error of [`Operands::error`]: the block path is gathered here, on the cold path,
-/// from the record's pointer to its cursor's blocks.
+/// The error of [`Operands::error`]: the record's code, bit offset and block path (from
+/// its pointer to its cursor's blocks) are read here, on the cold path.
 #[cold]
 #[inline(never)]
 fn field_error(
     info: &'static RecordInfo,
-    code: u32,
-    bit_offset: u64,
-    path: BlockPath<'_>,
+    at: &Record<'_, '_>,
     field: &'static str,
     problem: FieldProblem,
 ) -> Error {
     let kind = ErrorKind::Field { block: info.block, record: info.record, field, problem };
-    Error::new(kind, bit_offset).with_record_code(code).with_block_path(path.ids())
+    Error::new(kind, at.bit_offset).with_record_code(at.code).with_block_path(at.path.ids())
 }
 
 /// Reads a record's operands field by field, with errors that name the field.
 #[derive(Debug)]
 pub struct Operands<'r, 'a> {
-    code: u32,
     ops: &'r [u64],
     pos: usize,
     blob: Option<&'a [u8]>,
     info: &'static RecordInfo,
-    bit_offset: u64,
-    path: BlockPath<'r>,
+    /// The record, for errors and warnings only: one pointer held rather than its code,
+    /// bit offset and block path, which are read when an error is built.
+    at: &'r Record<'r, 'a>,
 }
 
 /// One signed-VBR operand as a signed value: bit 0 is the sign; `1` ("-0") is `i64::MIN`.
@@ -562,16 +559,8 @@ pub fn encode_signed(v: i64) -> u64 {
 impl<'r, 'a> Operands<'r, 'a> {
     /// A reader over `record`'s operands, naming `info` in its errors.
     #[inline]
-    pub fn new(record: &Record<'r, 'a>, info: &'static RecordInfo) -> Self {
-        Operands {
-            code: record.code,
-            ops: record.ops,
-            pos: 0,
-            blob: record.blob,
-            info,
-            bit_offset: record.bit_offset,
-            path: record.path,
-        }
+    pub fn new(record: &'r Record<'r, 'a>, info: &'static RecordInfo) -> Self {
+        Operands { ops: record.ops, pos: 0, blob: record.blob, info, at: record }
     }
 
     /// The error for `field` with `problem`, located at the record: its bit offset, code and
@@ -580,7 +569,7 @@ impl<'r, 'a> Operands<'r, 'a> {
     // the reader in memory, its position stored and loaded again at every operand.
     #[inline(always)]
     pub fn error(&self, field: &'static str, problem: FieldProblem) -> Error {
-        field_error(self.info, self.code, self.bit_offset, self.path, field, problem)
+        field_error(self.info, self.at, field, problem)
     }
 
     /// Operands not read yet.
@@ -927,7 +916,7 @@ impl<'r, 'a> Operands<'r, 'a> {
                     block: self.info.block,
                     record: self.info.record,
                     count: rest.len(),
-                    bit_offset: self.bit_offset,
+                    bit_offset: self.at.bit_offset,
                 });
                 rest.to_vec()
             }
@@ -949,6 +938,7 @@ pub fn unknown_record<'a, C: DecodeContext + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::path::BlockPath;
 
     static INFO: RecordInfo = RecordInfo { block: "DEMO_BLOCK", record: "THING" };
 
