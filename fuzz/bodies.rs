@@ -24,17 +24,18 @@ fn input_bits(data: &[u8]) -> u64 {
     data.len() as u64 * 8
 }
 
-/// The N of an error message's location, "... (at bit N, ...)" (the last such: what went
-/// wrong may name other bits before it).
+/// The N of an error message's location: "... (at bit N, ...)", or for a typed decoder's
+/// error "BLOCK/RECORD at bit N: ..." (the last "at bit": what went wrong may name other
+/// bits before it).
 fn bit_in_message(text: &str) -> Option<u64> {
-    let rest = &text[text.rfind("(at bit ")? + "(at bit ".len()..];
+    let rest = &text[text.rfind("at bit ")? + "at bit ".len()..];
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     rest[..digits].parse().ok()
 }
 
-/// An error message says "(at bit N" with N within the input's `bits`.
+/// An error message says "at bit N" with N within the input's `bits`.
 fn check_message(text: &str, bits: u64) {
-    let Some(at) = bit_in_message(text) else { panic!("the error does not say \"(at bit N\": {text}") };
+    let Some(at) = bit_in_message(text) else { panic!("the error does not say \"at bit N\": {text}") };
     assert!(at <= bits, "the error is at bit {at}, beyond the {bits}-bit input: {text}");
 }
 

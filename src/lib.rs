@@ -12,8 +12,8 @@ pub mod llvm;
 pub use bitcode_derive::schema;
 pub use bitcode_runtime as runtime;
 pub use bitcode_runtime::{
-    Abbrev, AbbrevOp, AbbrevProblem, BitReader, Bitstream, BlockHeader, BlockInfoStore, Cursor, DefinedOp,
-    Entry, Error, ErrorKind, Input, Limits, Magic, Record, Result, ScalarEncoding, WrapperHeader,
+    Abbrev, AbbrevOp, AbbrevProblem, BitReader, Bitstream, BlockHeader, BlockInfoStore, BlockPath, Cursor,
+    DefinedOp, Entry, Error, ErrorKind, Input, Limits, Magic, Record, Result, ScalarEncoding, WrapperHeader,
 };
 
 /// The README's examples, compiled and run as doctests.

@@ -51,7 +51,8 @@ fn stats_count_what_the_trace_lists() {
     }
 }
 
-/// A damaged file: a message with the bit offset and block path on stderr, exit 1.
+/// A damaged file: a message naming the file, with the bit offset and block path, on
+/// stderr, exit 1.
 #[test]
 fn errors_name_offset_and_block_path_and_fail() {
     let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/hello.bc")).unwrap();
@@ -82,9 +83,11 @@ fn errors_name_offset_and_block_path_and_fail() {
         let out = Command::new(bcdump()).args(mode).arg(file).output().unwrap();
         assert_eq!(out.status.code(), Some(1), "{mode:?}");
         let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(err.trim_end(), format!("error: {message}"), "{mode:?}");
+        assert_eq!(err.trim_end(), format!("bcdump: {}: error: {message}", file.display()), "{mode:?}");
     }
-    let missing = Command::new(bcdump()).arg(dir.path().join("nope.bc")).output().unwrap();
+    let nope = dir.path().join("nope.bc");
+    let missing = Command::new(bcdump()).arg(&nope).output().unwrap();
     assert_eq!(missing.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"));
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(err.starts_with(&format!("bcdump: {}: error: cannot read it: ", nope.display())), "{err}");
 }

@@ -166,7 +166,11 @@ fn check_invalid(file: &Path, reason: &str) -> Result<CheckCounts, String> {
     let out = Command::new(bcdump()).arg("--check").arg(file).output().map_err(|e| e.to_string())?;
     let errors = String::from_utf8_lossy(&out.stderr);
     let clean = out.status.code() == Some(1)
-        && errors.lines().any(|l| l.starts_with("error: ") && l.contains(reason) && l.contains("(at bit "))
+        && errors.lines().any(|l| {
+            l.starts_with(&format!("bcdump: {}: error: ", file.display()))
+                && l.contains(reason)
+                && l.contains("(at bit ")
+        })
         && !errors.contains("panicked");
     if clean {
         Ok(CheckCounts::default())

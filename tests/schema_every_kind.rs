@@ -108,7 +108,11 @@ fn unsigned_bool_and_signed_vbr() {
     // 256 does not fit in u8: the error names block, record, field and value
     let err = one(9, 1, vec![256, 0, 0, 0, 0], &mut ctx).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::Field { field: "small", .. }), "{err}");
-    assert!(err.to_string().starts_with("BODY_BLOCK/NUMBERS: field small: 256 does not fit in u8"), "{err}");
+    let at = err.bit_offset();
+    assert_eq!(
+        err.to_string(),
+        format!("BODY_BLOCK/NUMBERS at bit {at}: field small: 256 does not fit in u8 (block path 9)")
+    );
 }
 
 #[test]

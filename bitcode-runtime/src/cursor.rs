@@ -11,6 +11,7 @@ use crate::blockinfo::{codes as blockinfo_codes, name_from_ops, BlockInfoBuilder
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::Limits;
 pub use crate::limits::DEFAULT_MAX_DEPTH;
+pub use crate::path::BlockPath;
 
 /// The fixed abbreviation ids every block has.
 pub mod abbrev_ids {
@@ -48,7 +49,8 @@ pub struct BlockHeader {
 /// One record: its code, how it was written, its operands and its blob.
 ///
 /// `ops` borrows the cursor's reused buffer (valid until the next call on the cursor);
-/// `blob` borrows the input itself.
+/// `blob` borrows the input itself; `path` points at the cursor's blocks, so that errors
+/// about the record (a typed decoder's) say where it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Record<'c, 'a> {
     /// The record code.
@@ -62,6 +64,8 @@ pub struct Record<'c, 'a> {
     pub blob: Option<&'a [u8]>,
     /// Absolute bit offset of the record (its abbreviation id).
     pub bit_offset: u64,
+    /// The blocks enclosing the record ([`BlockPath::UNKNOWN`] for a record built by hand).
+    pub path: BlockPath<'c>,
 }
 
 impl Record<'_, '_> {
@@ -122,7 +126,7 @@ impl Scope {
 /// most, so the others are held inline too, and cloning a cursor (for each block read on
 /// another thread) allocates nothing.
 #[derive(Clone, Debug, Default)]
-struct ScopeStack {
+pub(crate) struct ScopeStack {
     innermost: Option<Scope>,
     /// The enclosing blocks of the innermost one, outermost first.
     outer: SmallVec<[Scope; 3]>,
@@ -140,8 +144,13 @@ impl ScopeStack {
     }
 
     #[inline]
-    fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.outer.len() + usize::from(self.innermost.is_some())
+    }
+
+    /// The block ids, outermost first.
+    pub(crate) fn block_ids(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.iter().map(|s| s.block_id)
     }
 
     fn push(&mut self, scope: Scope) {
@@ -340,7 +349,8 @@ impl<'a> Cursor<'a> {
     }
 
     /// Adds the path of the blocks enclosing the cursor to `err` when it has none: for
-    /// errors from typed decoders, which see one record and not where it is.
+    /// errors the caller's own code builds (typed decoders' errors carry the path of their
+    /// record, [`Record::path`], already).
     #[cold]
     pub fn with_block_path(&self, err: Error) -> Error {
         if err.block_path().is_empty() {
@@ -398,7 +408,9 @@ impl<'a> Cursor<'a> {
                         self.apply_blockinfo_record(code, start)?;
                     }
                     let bit_offset = self.base_bit + start;
-                    let record = Record { code, abbrev_id: id as u32, ops: &self.ops, blob, bit_offset };
+                    let path = BlockPath::of(&self.scopes);
+                    let record =
+                        Record { code, abbrev_id: id as u32, ops: &self.ops, blob, bit_offset, path };
                     return Ok(Some(Entry::Record(record)));
                 }
             }

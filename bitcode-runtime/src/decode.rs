@@ -509,29 +509,30 @@ fn article(word: &str) -> &'static str {
     }
 }
 
-/// The error of [`Operands::error`].
+/// The error of [`Operands::error`]: the record's code, bit offset and block path (from
+/// its pointer to its cursor's blocks) are read here, on the cold path.
 #[cold]
 #[inline(never)]
 fn field_error(
     info: &'static RecordInfo,
-    code: u32,
-    bit_offset: u64,
+    at: &Record<'_, '_>,
     field: &'static str,
     problem: FieldProblem,
 ) -> Error {
     let kind = ErrorKind::Field { block: info.block, record: info.record, field, problem };
-    Error::new(kind, bit_offset).with_record_code(code)
+    Error::new(kind, at.bit_offset).with_record_code(at.code).with_block_path(at.path.ids())
 }
 
 /// Reads a record's operands field by field, with errors that name the field.
 #[derive(Debug)]
 pub struct Operands<'r, 'a> {
-    code: u32,
     ops: &'r [u64],
     pos: usize,
     blob: Option<&'a [u8]>,
     info: &'static RecordInfo,
-    bit_offset: u64,
+    /// The record, for errors and warnings only: one pointer held rather than its code,
+    /// bit offset and block path, which are read when an error is built.
+    at: &'r Record<'r, 'a>,
 }
 
 /// One signed-VBR operand as a signed value: bit 0 is the sign; `1` ("-0") is `i64::MIN`.
@@ -558,23 +559,17 @@ pub fn encode_signed(v: i64) -> u64 {
 impl<'r, 'a> Operands<'r, 'a> {
     /// A reader over `record`'s operands, naming `info` in its errors.
     #[inline]
-    pub fn new(record: &Record<'r, 'a>, info: &'static RecordInfo) -> Self {
-        Operands {
-            code: record.code,
-            ops: record.ops,
-            pos: 0,
-            blob: record.blob,
-            info,
-            bit_offset: record.bit_offset,
-        }
+    pub fn new(record: &'r Record<'r, 'a>, info: &'static RecordInfo) -> Self {
+        Operands { ops: record.ops, pos: 0, blob: record.blob, info, at: record }
     }
 
-    /// The error for `field` with `problem`, located at the record.
+    /// The error for `field` with `problem`, located at the record: its bit offset, code and
+    /// block path.
     // Built out of line from the few fields it needs: a cold call given `&self` would keep
     // the reader in memory, its position stored and loaded again at every operand.
     #[inline(always)]
     pub fn error(&self, field: &'static str, problem: FieldProblem) -> Error {
-        field_error(self.info, self.code, self.bit_offset, field, problem)
+        field_error(self.info, self.at, field, problem)
     }
 
     /// Operands not read yet.
@@ -921,7 +916,7 @@ impl<'r, 'a> Operands<'r, 'a> {
                     block: self.info.block,
                     record: self.info.record,
                     count: rest.len(),
-                    bit_offset: self.bit_offset,
+                    bit_offset: self.at.bit_offset,
                 });
                 rest.to_vec()
             }
@@ -943,11 +938,12 @@ pub fn unknown_record<'a, C: DecodeContext + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::path::BlockPath;
 
     static INFO: RecordInfo = RecordInfo { block: "DEMO_BLOCK", record: "THING" };
 
     fn record(ops: &[u64]) -> Record<'_, 'static> {
-        Record { code: 1, abbrev_id: 3, ops, blob: None, bit_offset: 77 }
+        Record { code: 1, abbrev_id: 3, ops, blob: None, bit_offset: 77, path: BlockPath::UNKNOWN }
     }
 
     #[test]
@@ -970,10 +966,8 @@ mod tests {
         let r = record(&ops);
         let mut o = Operands::new(&r, &INFO);
         let e = o.uint::<u8>("width").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "DEMO_BLOCK/THING: field width: 300 does not fit in u8 (at bit 77, record 1, top level)"
-        );
+        assert_eq!(e.to_string(), "DEMO_BLOCK/THING at bit 77: field width: 300 does not fit in u8");
+        assert_eq!((e.record_code(), e.block_path()), (Some(1), &[][..]));
         let e = o.raw("next").unwrap_err();
         assert!(e.to_string().contains("field next: missing (the record has 1 operands)"), "{e}");
     }
@@ -1037,6 +1031,35 @@ mod tests {
         };
         assert_eq!(hash(&short), hash(&Bytes::borrowed(b"main")));
         assert_eq!(Bytes::default().as_bytes(), b"");
+    }
+
+    /// A record read by a cursor carries its cursor's blocks: an error about one of its
+    /// fields names them, with no help from the caller.
+    #[test]
+    fn errors_about_a_record_read_by_a_cursor_name_its_blocks() {
+        let mut w = crate::writer::StreamWriter::llvm_ir();
+        w.enter_block(8, 3).unwrap();
+        w.enter_block(12, 4).unwrap();
+        let at = w.bits().position();
+        w.unabbreviated_record(1, &[300]).unwrap();
+        w.end_block().unwrap();
+        w.end_block().unwrap();
+        let bytes = w.finish().unwrap();
+        let stream = crate::Bitstream::new(&bytes).unwrap();
+        let mut cursor = stream.cursor();
+        let err = loop {
+            if let crate::Entry::Record(r) = cursor.next_entry().unwrap().unwrap() {
+                assert_eq!(r.path.ids().collect::<Vec<_>>(), [8, 12]);
+                assert_eq!((r.path.len(), r.path.is_empty()), (2, false));
+                break Operands::new(&r, &INFO).uint::<u8>("width").unwrap_err();
+            }
+        };
+        assert_eq!((err.bit_offset(), err.block_path(), err.record_code()), (at, &[8, 12][..], Some(1)));
+        assert_eq!(
+            err.to_string(),
+            format!("DEMO_BLOCK/THING at bit {at}: field width: 300 does not fit in u8 (block path 8/12)")
+        );
+        assert!(BlockPath::UNKNOWN.is_empty() && BlockPath::UNKNOWN.ids().next().is_none());
     }
 
     #[test]

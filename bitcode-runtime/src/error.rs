@@ -330,23 +330,43 @@ impl Error {
 }
 
 impl fmt::Display for Error {
+    /// `KIND (at bit N, record C, block path 8/12)`; a typed decoder's error, which knows
+    /// the record's schema name, starts with it instead: `MODULE_BLOCK/GLOBALVAR at bit N:
+    /// field linkage: 99 is not a Linkage (block path 8)` (no path for a record built by
+    /// hand, which no block is known to enclose).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (at bit {}", self.inner.kind, self.inner.bit_offset)?;
-        if let Some(code) = self.inner.record_code {
+        let Inner { kind, bit_offset, block_path, record_code } = &*self.inner;
+        if let ErrorKind::Field { block, record, field, problem } = kind {
+            write!(f, "{block}/{record} at bit {bit_offset}: field {field}: {problem}")?;
+            if !block_path.is_empty() {
+                write!(f, " (block path {})", PathText(block_path))?;
+            }
+            return Ok(());
+        }
+        write!(f, "{kind} (at bit {bit_offset}")?;
+        if let Some(code) = record_code {
             write!(f, ", record {code}")?;
         }
-        if self.inner.block_path.is_empty() {
+        if block_path.is_empty() {
             write!(f, ", top level)")
         } else {
-            write!(f, ", block path ")?;
-            for (i, id) in self.inner.block_path.iter().enumerate() {
-                if i > 0 {
-                    write!(f, "/")?;
-                }
-                write!(f, "{id}")?;
-            }
-            write!(f, ")")
+            write!(f, ", block path {})", PathText(block_path))
         }
+    }
+}
+
+/// Block ids as a message shows them: `8/12`.
+struct PathText<'p>(&'p [u32]);
+
+impl fmt::Display for PathText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, id) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("/")?;
+            }
+            write!(f, "{id}")?;
+        }
+        Ok(())
     }
 }
 
@@ -384,6 +404,21 @@ mod tests {
         let top = Error::new(ErrorKind::EndBlockAtTopLevel, 32);
         assert_eq!(top.to_string(), "END_BLOCK outside any block (at bit 32, top level)");
         assert_eq!(top.shifted(160).bit_offset(), 192);
+    }
+
+    #[test]
+    fn field_errors_start_with_block_and_record_names() {
+        let problem = crate::decode::FieldProblem::NotInEnum { value: 99, name: "Linkage" };
+        let kind = ErrorKind::Field { block: "MODULE_BLOCK", record: "GLOBALVAR", field: "linkage", problem };
+        let e = Error::new(kind, 1234).with_record_code(7).with_block_path([8]);
+        assert_eq!(
+            e.to_string(),
+            "MODULE_BLOCK/GLOBALVAR at bit 1234: field linkage: 99 is not a Linkage (block path 8)"
+        );
+        assert_eq!(e.record_code(), Some(7));
+        // A record built by hand has no path: none is shown (it is not at the top level).
+        let e = Error::new(e.kind().clone(), 40).with_block_path([]);
+        assert_eq!(e.to_string(), "MODULE_BLOCK/GLOBALVAR at bit 40: field linkage: 99 is not a Linkage");
     }
 
     #[test]

@@ -26,6 +26,7 @@ pub mod embedded;
 pub mod error;
 pub mod input;
 pub mod limits;
+pub mod path;
 pub mod show;
 pub mod writer;
 
@@ -37,3 +38,4 @@ pub use cursor::{BlockHeader, Cursor, Entry, Record};
 pub use error::{AbbrevProblem, Error, ErrorKind, Result};
 pub use input::Input;
 pub use limits::Limits;
+pub use path::BlockPath;

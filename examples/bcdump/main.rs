@@ -13,7 +13,12 @@
 //!                        whose remarks section names one)
 //! ```
 //!
-//! A regular FILE is mapped into memory rather than read (as LLVM's tools do).
+//! A regular FILE is mapped into memory rather than read (as LLVM's tools do); `-` reads
+//! standard input.
+//!
+//! Errors go to standard error as `bcdump: FILE: error: MESSAGE`, FILE being the input as
+//! given (`<stdin>` for `-`, `<sample hello.bc>` for the bundled sample), or the file the
+//! error is in when another one was read for it (the remarks file an object names).
 //!
 //! The diagnostics and remarks formats are read the way any downstream crate would read its
 //! own bitstream format: a schema beside the code (schemas/*.toml) and `bitcode::schema!`.
@@ -68,7 +73,7 @@ struct Args {
     /// output is the same either way.
     #[arg(long, default_value_t = 0)]
     jobs: usize,
-    /// The file to read; the bundled sample when omitted.
+    /// The file to read (`-`: standard input); the bundled sample when omitted.
     file: Option<PathBuf>,
 }
 
@@ -77,6 +82,25 @@ impl Args {
     fn is_dump(&self) -> bool {
         !(self.trace || self.stats || self.check || self.symbols || self.diagnostics || self.remarks)
     }
+
+    /// True when the input is standard input (`-`).
+    fn is_stdin(&self) -> bool {
+        self.file.as_deref().is_some_and(|f| f.as_os_str() == "-")
+    }
+
+    /// The input's name in error messages.
+    fn input_name(&self) -> String {
+        match &self.file {
+            _ if self.is_stdin() => "<stdin>".to_string(),
+            Some(path) => path.display().to_string(),
+            None => "<sample hello.bc>".to_string(),
+        }
+    }
+}
+
+/// Reports an error on standard error, naming the file it is about.
+fn print_error(file: &str, message: &dyn std::fmt::Display) {
+    eprintln!("bcdump: {file}: error: {message}");
 }
 
 /// The input's bytes: a regular file mapped, anything else (a pipe, a device) read whole.
@@ -86,6 +110,13 @@ enum FileBytes {
 }
 
 impl FileBytes {
+    /// Standard input, read whole.
+    fn stdin() -> io::Result<FileBytes> {
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut io::stdin().lock(), &mut bytes)?;
+        Ok(FileBytes::Read(bytes))
+    }
+
     fn open(path: &std::path::Path) -> io::Result<FileBytes> {
         let file = std::fs::File::open(path)?;
         if file.metadata()?.is_file() {
@@ -117,22 +148,25 @@ impl std::ops::Deref for FileBytes {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let bytes = match &args.file {
-        Some(path) => match FileBytes::open(path) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("error: cannot read {}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
-        },
-        None => FileBytes::Read(SAMPLE.to_vec()),
+    let name = args.input_name();
+    let opened = match &args.file {
+        _ if args.is_stdin() => FileBytes::stdin(),
+        Some(path) => FileBytes::open(path),
+        None => Ok(FileBytes::Read(SAMPLE.to_vec())),
+    };
+    let bytes = match opened {
+        Ok(b) => b,
+        Err(e) => {
+            print_error(&name, &format_args!("cannot read it: {e}"));
+            return ExitCode::FAILURE;
+        }
     };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let result = if args.remarks {
         remarks::write_file(args.file.as_deref(), &bytes, &mut out)
     } else {
-        run(&args, &bytes, &mut out)
+        run(&args, &name, &bytes, &mut out)
     };
     let flushed = out.flush();
     match result {
@@ -140,7 +174,7 @@ fn main() -> ExitCode {
             // A closed pipe (e.g. `| head`) is not an error of ours.
             if let Err(e) = flushed {
                 if e.kind() != io::ErrorKind::BrokenPipe {
-                    eprintln!("error: {e}");
+                    print_error(&name, &Failure::Output(e));
                     return ExitCode::FAILURE;
                 }
             }
@@ -148,14 +182,19 @@ fn main() -> ExitCode {
         }
         Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Check) => ExitCode::FAILURE,
+        Err(Failure::InFile { file, failure }) => {
+            print_error(&file.display().to_string(), &failure);
+            ExitCode::FAILURE
+        }
         Err(e) => {
-            eprintln!("error: {e}");
+            print_error(&name, &e);
             ExitCode::FAILURE
         }
     }
 }
 
-fn run(args: &Args, bytes: &[u8], out: &mut impl Write) -> Result<(), Failure> {
+/// Reads `bytes` (the input called `name` in messages) as `args` ask.
+fn run(args: &Args, name: &str, bytes: &[u8], out: &mut impl Write) -> Result<(), Failure> {
     // Only --check and the typed dump use the pool; the other modes do not start its
     // threads. (Building fails only when the pool already exists, which it cannot here.)
     let parallel = args.jobs != 1 && (args.check || args.is_dump());
@@ -177,7 +216,7 @@ fn run(args: &Args, bytes: &[u8], out: &mut impl Write) -> Result<(), Failure> {
             });
         }
         for e in &report.first_errors {
-            eprintln!("error: {e}");
+            print_error(name, e);
         }
         writeln!(out, "{}", report.summary())?;
         if report.unknown + report.errors > 0 {
@@ -236,6 +275,13 @@ pub enum Failure {
     /// The input is well formed but cannot give what was asked (e.g. remarks without their
     /// string table).
     Unusable(String),
+    /// A failure in another file read for the input (the remarks file an object file names).
+    InFile {
+        /// The file the failure is in.
+        file: PathBuf,
+        /// What failed.
+        failure: Box<Failure>,
+    },
 }
 
 impl From<bitcode::Error> for Failure {
@@ -257,6 +303,7 @@ impl std::fmt::Display for Failure {
             Failure::Output(e) => write!(f, "writing output: {e}"),
             Failure::Check => write!(f, "some records are unknown or do not decode"),
             Failure::Unusable(why) => write!(f, "{why}"),
+            Failure::InFile { failure, .. } => write!(f, "{failure}"),
         }
     }
 }

@@ -247,10 +247,13 @@ fn from_object(path: Option<&Path>, bytes: &[u8]) -> Result<Vec<Remark>, Failure
         let contents = std::fs::read(&file).map_err(|e| {
             Failure::Unusable(format!("cannot read the remarks file {}: {e}", file.display()))
         })?;
-        let container = read(Bitstream::new(&contents)?)?;
+        // What goes wrong from here on is in the remarks file, and its messages name it.
+        let in_file = |failure: Failure| Failure::InFile { file: file.clone(), failure: Box::new(failure) };
+        let container = Bitstream::new(&contents).and_then(read).map_err(|e| in_file(e.into()))?;
         // LLVM 22's remarks files hold their own table; older ones use the section's.
-        let strings = container.strings.or(meta.strings).ok_or_else(|| no_string_table(&container))?;
-        all.extend(container.resolve(strings)?);
+        let strings =
+            container.strings.or(meta.strings).ok_or_else(|| in_file(no_string_table(&container)))?;
+        all.extend(container.resolve(strings).map_err(in_file)?);
     }
     Ok(all)
 }

@@ -103,7 +103,7 @@ pub fn check_stream_parallel<'a>(stream: &Bitstream<'a>) -> Result<CheckReport> 
                 WalkerEvent::Record { block, record, ctx } => {
                     if let Some(Piece::Here(report)) = pieces.last_mut() {
                         if let Some(e) = count(report, block, &record, ctx) {
-                            report.first_errors.push(walker.locate(e).to_string());
+                            report.first_errors.push(e.to_string());
                         }
                     }
                 }
@@ -197,7 +197,7 @@ fn check_walk(mut walker: Walker<'_>) -> (Result<CheckReport>, bool) {
         };
         let WalkerEvent::Record { block, record, ctx } = event else { continue };
         if let Some(e) = count(&mut report, block, &record, ctx) {
-            report.first_errors.push(walker.locate(e).to_string());
+            report.first_errors.push(e.to_string());
         }
     }
     report.warnings += walker.context().warnings.len() as u64;

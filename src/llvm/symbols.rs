@@ -210,9 +210,8 @@ pub fn module_symbols<'a>(stream: &Bitstream<'a>) -> Result<Vec<Vec<Symbol<'a>>>
             }),
             _ => Ok(()),
         };
-        if let Err(e) = decoded {
-            return Err(cursor.with_block_path(e));
-        }
+        // A decoder's error names its record's blocks itself.
+        decoded?;
     }
     Ok(modules.into_iter().map(ModuleState::finish).collect())
 }

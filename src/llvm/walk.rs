@@ -434,7 +434,8 @@ impl<'a> Walker<'a> {
         &self.context
     }
 
-    /// Adds the walker's block path to an error that has none (a decoder's).
+    /// Adds the walker's block path to an error that has none (one the caller's code built;
+    /// a typed decoder's error carries its record's path already).
     pub fn locate(&self, err: Error) -> Error {
         self.cursor.with_block_path(err)
     }

@@ -1,7 +1,7 @@
 //! Reading a [`Log`]: the cursor walks the stream, the generated decoders type each record.
 
 use bitcode::runtime::decode::{DecodeContext, Warning as DecodeWarning};
-use bitcode::{Bitstream, Cursor, Entry, Error, Magic};
+use bitcode::{Bitstream, Entry, Error, Magic};
 
 use crate::generated::{self, header_block, sensor_block};
 use crate::{uncalibrated, Attribute, Log, Reading, Sensor, SensorKind, Unit, Warning, FORMAT_VERSION};
@@ -109,15 +109,13 @@ pub fn read_log_with_warnings(bytes: &[u8]) -> Result<Decoded, Error> {
             }
             Entry::Record(record) => match scopes.last_mut() {
                 Some(Scope::Header) => {
-                    let (code, at) = (record.code, record.bit_offset);
-                    let r = header_block::Record::decode(&record, &mut ctx);
-                    let r = r.map_err(|e| locate(e, code, &cursor))?;
+                    let at = record.bit_offset;
+                    // A decode error names the record's blocks, field and bit by itself.
+                    let r = header_block::Record::decode(&record, &mut ctx)?;
                     header_record(r, at, &mut log, &mut ctx, &mut warnings);
                 }
                 Some(Scope::Sensor { index, seen, .. }) => {
-                    let code = record.code;
-                    let r = sensor_block::Record::decode(&record, &mut ctx);
-                    let r = r.map_err(|e| locate(e, code, &cursor))?;
+                    let r = sensor_block::Record::decode(&record, &mut ctx)?;
                     *seen |= matches!(r, sensor_block::Record::Sensor(_));
                     if let Some(sensor) = log.sensors.get_mut(*index) {
                         sensor_record(r, sensor);
@@ -130,11 +128,6 @@ pub fn read_log_with_warnings(bytes: &[u8]) -> Result<Decoded, Error> {
         warnings.extend(ctx.warnings.drain(..).map(Warning::Decoder));
     }
     Ok(Decoded { log, version: ctx.version, warnings })
-}
-
-/// Adds where a decode error happened: the enclosing blocks and the record code.
-fn locate(e: Error, code: u32, cursor: &Cursor<'_>) -> Error {
-    e.with_block_path(cursor.block_path()).with_record_code(code)
 }
 
 fn header_record(

@@ -51,8 +51,10 @@ fn the_version_record_picks_the_layout() {
     let bytes = stream(&[header(Some(2)), Block(SENSOR_BLOCK, vec![Record(SENSOR, vec![1, 5])])]);
     let err = read_log(&bytes).unwrap_err();
     assert!(
-        err.to_string()
-            .starts_with("SENSOR_BLOCK/SENSOR: field calibration: missing (the record has 2 operands)"),
+        err.to_string().starts_with("SENSOR_BLOCK/SENSOR at bit ")
+            && err
+                .to_string()
+                .ends_with(": field calibration: missing (the record has 2 operands) (block path 9)"),
         "{err}"
     );
 }

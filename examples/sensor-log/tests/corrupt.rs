@@ -47,7 +47,7 @@ fn a_value_that_does_not_fit_its_field() {
     assert_eq!(err.bit_offset(), at);
     assert_eq!(
         err.to_string(),
-        format!("SENSOR_BLOCK/SENSOR: field id: 4294967296 does not fit in u32 (at bit {at}, record 1, block path 9)")
+        format!("SENSOR_BLOCK/SENSOR at bit {at}: field id: 4294967296 does not fit in u32 (block path 9)")
     );
     match err.kind() {
         ErrorKind::Field { block, record, field, problem } => {
@@ -62,41 +62,46 @@ fn a_value_that_does_not_fit_its_field() {
 
 #[test]
 fn other_field_errors_name_their_field() {
-    let cases: Vec<(Vec<Item>, &str)> = vec![
-        (vec![Record(DEVICE, vec![b'a' as u64, 300])], "HEADER_BLOCK/DEVICE: field name: 300 is not a byte"),
+    let cases: Vec<(Vec<Item>, (&str, &str))> = vec![
+        (
+            vec![Record(DEVICE, vec![b'a' as u64, 300])],
+            ("HEADER_BLOCK/DEVICE", "field name: 300 is not a byte"),
+        ),
         (
             vec![Record(PERIOD, vec![])],
-            "HEADER_BLOCK/PERIOD: field period_us: missing (the record has 0 operands)",
+            ("HEADER_BLOCK/PERIOD", "field period_us: missing (the record has 0 operands)"),
         ),
         (
             vec![Record(ATTRIBUTES, vec![7, 0])],
-            "HEADER_BLOCK/ATTRIBUTES: field entries: 7 is not a tag of group Attribute",
+            ("HEADER_BLOCK/ATTRIBUTES", "field entries: 7 is not a tag of group Attribute"),
         ),
         (
             vec![Record(ATTRIBUTES, vec![2, b'k' as u64, 0, b'v' as u64])],
             // inside a group the error names the group variant's field, not the record's
-            "HEADER_BLOCK/ATTRIBUTES: field value: string without its terminating 0",
+            ("HEADER_BLOCK/ATTRIBUTES", "field value: string without its terminating 0"),
         ),
         (
             vec![Record(VERSION, vec![u64::MAX])],
-            "HEADER_BLOCK/VERSION: field version: 18446744073709551615 does not fit in u32",
+            ("HEADER_BLOCK/VERSION", "field version: 18446744073709551615 does not fit in u32"),
         ),
     ];
-    for (records, expected) in cases {
+    for (records, (record, problem)) in cases {
         let bytes = stream(&[Block(HEADER, records)]);
         let err = read_log(&bytes).unwrap_err();
-        assert!(err.to_string().starts_with(expected), "{err}");
-        assert!(err.to_string().contains(", block path 8)"), "{err}");
+        let at = err.bit_offset();
+        assert_eq!(err.to_string(), format!("{record} at bit {at}: {problem} (block path 8)"));
     }
     let bytes = stream(&[Block(SENSOR_BLOCK, vec![Record(NOTE, vec![])])]);
     let err = read_log(&bytes).unwrap_err();
     assert!(
-        err.to_string().starts_with("SENSOR_BLOCK/NOTE: field text: the record has no blob (at bit "),
+        err.to_string().starts_with("SENSOR_BLOCK/NOTE at bit ")
+            && err.to_string().ends_with(": field text: the record has no blob (block path 9)"),
         "{err}"
     );
     let bytes = stream(&[Block(SENSOR_BLOCK, vec![Record(READINGS, vec![])])]);
     let err = read_log(&bytes).unwrap_err();
-    assert!(err.to_string().starts_with("SENSOR_BLOCK/READINGS: field first_tick: missing"), "{err}");
+    assert!(err.to_string().contains(": field first_tick: missing"), "{err}");
+    assert!(err.to_string().starts_with("SENSOR_BLOCK/READINGS at bit "), "{err}");
 }
 
 #[test]
@@ -116,7 +121,7 @@ fn truncated_streams() {
             Err(e) => {
                 errors += 1;
                 assert!(e.bit_offset() <= len as u64 * 8, "{len}: {e}");
-                assert!(e.to_string().contains("(at bit "), "{len}: {e}");
+                assert!(e.to_string().contains("at bit "), "{len}: {e}");
             }
             Ok(short) => {
                 assert!(short.sensors.len() < log.sensors.len(), "{len}");
@@ -134,7 +139,7 @@ fn bit_flips_never_panic() {
         let mut flipped = bytes.clone();
         flipped[bit / 8] ^= 1 << (bit % 8);
         if let Err(e) = read_log(&flipped) {
-            assert!(e.to_string().contains("(at bit "), "{e}");
+            assert!(e.to_string().contains("at bit "), "{e}");
         }
     }
 }
