@@ -57,9 +57,12 @@ fn stats_count_what_the_trace_lists() {
 fn errors_name_offset_and_block_path_and_fail() {
     let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/hello.bc")).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    // Cut in half: the module block's length now runs past the end.
+    // Cut in half, at a word: the module block's length now runs past the end.
     let cut = dir.path().join("cut.bc");
-    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() / 8 * 4]).unwrap();
+    // Cut inside a word: no reader goes into it.
+    let partial = dir.path().join("partial.bc");
+    std::fs::write(&partial, &bytes[..bytes.len() / 8 * 4 + 2]).unwrap();
     // Ones in the middle of the module: a VBR6 field (in the metadata kind block) whose
     // continuation bits never stop.
     let mut damaged = bytes.clone();
@@ -68,13 +71,18 @@ fn errors_name_offset_and_block_path_and_fail() {
     std::fs::write(&ones_file, &damaged).unwrap();
     // The raw walks (--stats, --trace) read length words as LLVM's bitstream reader does,
     // not at all; the typed dump holds them to the blocks, as LLVM's IR reader needs them.
-    let beyond = "block of 352 words would end at bit 11584, past the end of the input (6928 bits) (at bit 288, top level)";
-    let truncated = "input ends inside a field: 6 bits needed, 2 left (at bit 6926, block path 8/22)";
+    let beyond = "block of 352 words would end at bit 11584, past the end of the input (6912 bits) (at bit 288, top level)";
+    let truncated =
+        "input ends inside a field: 6 bits needed, 1 left (at bit 6911, record 6, block path 8/22)";
+    let not_words = "a bitstream must be whole 32-bit words, as LLVM reads it; this one has 866 bytes (at bit 6912, top level)";
     let ones = "VBR6 field goes on past bit 64 of its value (at bit 6392, record 6, block path 8/22)";
     let cases = [
         (&cut, &["--stats"][..], truncated),
         (&cut, &["--trace"], truncated),
         (&cut, &[], beyond),
+        (&partial, &["--stats"], not_words),
+        (&partial, &["--trace"], not_words),
+        (&partial, &[], not_words),
         (&ones_file, &["--stats"], ones),
         (&ones_file, &["--trace"], ones),
         (&ones_file, &[], ones),

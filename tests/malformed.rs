@@ -56,7 +56,16 @@ fn first_error(bytes: &[u8]) -> Error {
 }
 
 /// [`first_error`] with each stream's cursor adjusted by `setup` before the walk.
+///
+/// A stream that ends inside a 32-bit word (one left unfinished, or cut inside a field) is
+/// read by a cursor made over it directly: as a file, the container refuses it before
+/// reading anything (`a_stream_of_partial_words`), but its cursor reads it up to where it
+/// ends, as LLVM's `BitstreamCursor` does, and the error there is what these cases show.
 fn first_error_with(bytes: &[u8], setup: impl Fn(&mut Cursor<'_>)) -> Error {
+    if bytes.len() > 4 && bytes.len() % 4 != 0 && !bytes.starts_with(&WRAPPER_MAGIC.to_le_bytes()) {
+        return walk_to_error(Cursor::new(bytes, 32, 0), bytes.len(), &setup)
+            .expect("the input was read to its end without an error");
+    }
     let input = match Input::parse(bytes) {
         Ok(input) => input,
         Err(e) => return e,
@@ -66,20 +75,26 @@ fn first_error_with(bytes: &[u8], setup: impl Fn(&mut Cursor<'_>)) -> Error {
         Err(e) => return e,
     };
     for stream in streams {
-        let mut cursor = stream.cursor();
-        setup(&mut cursor);
-        let mut entries = 0;
-        loop {
-            match cursor.next_entry() {
-                Ok(Some(_)) => entries += 1,
-                Ok(None) => break,
-                Err(e) => return e,
-            }
-            // Every entry takes at least one bit: a longer walk would never end.
-            assert!(entries <= bytes.len() * 8, "the walk does not end");
+        if let Some(e) = walk_to_error(stream.cursor(), bytes.len(), &setup) {
+            return e;
         }
     }
     panic!("the input was read to its end without an error")
+}
+
+/// Walks `cursor` (over an input of `len` bytes) to its first error, `None` at the end.
+fn walk_to_error(mut cursor: Cursor<'_>, len: usize, setup: &impl Fn(&mut Cursor<'_>)) -> Option<Error> {
+    setup(&mut cursor);
+    let mut entries = 0;
+    loop {
+        match cursor.next_entry() {
+            Ok(Some(_)) => entries += 1,
+            Ok(None) => return None,
+            Err(e) => return Some(e),
+        }
+        // Every entry takes at least one bit: a longer walk would never end.
+        assert!(entries <= len * 8, "the walk does not end");
+    }
 }
 
 /// Asserts the whole error: kind, absolute bit offset, block path, and the message.
@@ -397,6 +412,28 @@ fn truncated_inside_an_abbreviation_definition() {
     let width = here(&mut w);
     w.bits().write_vbr(40, 5).unwrap(); // two chunks
     check_cut_inside_last(&mut w, width, 5, &[BLOCK]);
+}
+
+/// A file that is not whole 32-bit words is refused before anything is read, as
+/// llvm-bcanalyzer and LLVM's IR reader refuse it, even when its blocks end before the
+/// partial word (a reader going into it would read END_BLOCK's padding past the end).
+#[test]
+fn a_stream_of_partial_words() {
+    let mut w = in_block();
+    w.end_block().unwrap();
+    let whole = w.finish().unwrap();
+    let streams = |bytes: &[u8]| Input::parse(bytes).and_then(|i| i.streams().map(|s| s.len()));
+    assert_eq!(streams(&whole).unwrap(), 1);
+    for extra in 1..4 {
+        let bytes = [&whole[..], &vec![0; extra]].concat();
+        let len = bytes.len();
+        let err = streams(&bytes).unwrap_err();
+        check(&err, ErrorKind::LengthNotWords { len }, len as u64 / 4 * 32, &[]);
+    }
+    // The last word cut short: the blocks read to their end, but the file is refused.
+    let cut = &whole[..whole.len() - 2];
+    let err = streams(cut).unwrap_err();
+    check(&err, ErrorKind::LengthNotWords { len: cut.len() }, cut.len() as u64 / 4 * 32, &[]);
 }
 
 #[test]
@@ -949,9 +986,11 @@ fn bad_magic() {
 #[test]
 fn wrapper_too_short() {
     let (file, _) = wrapped(&small_stream(Magic::LlvmIr.bytes()), 20, 12);
-    for len in [4, 12, 19] {
+    for len in [4, 12, 16] {
         check(&first_error(&file[..len]), ErrorKind::WrapperTooShort { len }, 0, &[]);
     }
+    // Not whole words: refused before the header is looked at, as LLVM's readers do.
+    check(&first_error(&file[..19]), ErrorKind::LengthNotWords { len: 19 }, 128, &[]);
 }
 
 /// A wrapper whose offset, or size, reaches past the end of the file.

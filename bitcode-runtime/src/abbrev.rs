@@ -2,6 +2,11 @@
 //! in two steps, and so does this module: when the abbreviation is *defined* only the
 //! encodings, the widths and that there is an operand at all (a stream may define an
 //! abbreviation no record could use, and clang 22 does); the rest when a record *uses* it.
+//!
+//! Widths follow LLVM 14 (the last LLVM to take fixed fields wider than 32 bits, which it
+//! reads correctly up to 64): a definition may have fixed and VBR widths up to 64. VBR
+//! chunks wider than 32 bits LLVM 14 reads with undefined shifts and LLVM 15 refuses, so a
+//! record cannot use them here.
 
 use std::sync::Arc;
 
@@ -40,15 +45,16 @@ impl ScalarEncoding {
 }
 
 /// One operand of a DEFINE_ABBREV as the stream writes it, after the checks LLVM makes at
-/// definition: a fixed or VBR width of 0 is already the literal 0, other widths are 1 to
-/// 64. An array is one operand here and its element encoding the next.
+/// definition: widths are 0 to 64, and a fixed or VBR width of 0 reads as the literal 0 (it
+/// is kept as written, so that the definition is written back the same). An array is one
+/// operand here and its element encoding the next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DefinedOp {
     /// A literal value.
     Literal(u64),
-    /// A fixed-width field (encoding 1).
+    /// A fixed-width field (encoding 1); width 0 is the literal 0.
     Fixed(u8),
-    /// A VBR field (encoding 2).
+    /// A VBR field (encoding 2); width 0 is the literal 0.
     Vbr(u8),
     /// An array (encoding 3); the next operand is meant to be its element encoding.
     Array,
@@ -59,13 +65,22 @@ pub enum DefinedOp {
 }
 
 impl DefinedOp {
-    /// The scalar encoding this operand is, if it is one.
+    /// The scalar encoding this operand is, if it is one (fixed(0) and vbr(0) are literals).
     fn scalar(self) -> Option<ScalarEncoding> {
         match self {
-            DefinedOp::Fixed(w) => Some(ScalarEncoding::Fixed(w)),
-            DefinedOp::Vbr(w) => Some(ScalarEncoding::Vbr(w)),
+            DefinedOp::Fixed(w) if w > 0 => Some(ScalarEncoding::Fixed(w)),
+            DefinedOp::Vbr(w) if w > 0 => Some(ScalarEncoding::Vbr(w)),
             DefinedOp::Char6 => Some(ScalarEncoding::Char6),
-            DefinedOp::Literal(_) | DefinedOp::Array | DefinedOp::Blob => None,
+            _ => None,
+        }
+    }
+
+    /// The value this operand always reads as, if it is a literal (fixed(0) and vbr(0) are).
+    fn literal(self) -> Option<u64> {
+        match self {
+            DefinedOp::Literal(v) => Some(v),
+            DefinedOp::Fixed(0) | DefinedOp::Vbr(0) => Some(0),
+            _ => None,
         }
     }
 }
@@ -120,21 +135,18 @@ impl Abbrev {
     }
 
     /// Builds an abbreviation from a definition as a stream writes it, with LLVM's checks
-    /// at definition: at least one operand, widths up to 64 bits (a width of 0 becomes the
+    /// at definition: at least one operand, widths up to 64 bits (a width of 0 reads as the
     /// literal 0). The rest is checked for use: [`Abbrev::unusable`] says why no record can
     /// use the result, when none can.
     pub fn define(definition: Vec<DefinedOp>) -> Result<Self, AbbrevProblem> {
         if definition.is_empty() {
             return Err(AbbrevProblem::NoOperands);
         }
-        let mut definition = definition;
-        for op in &mut definition {
-            match *op {
-                DefinedOp::Fixed(0) | DefinedOp::Vbr(0) => *op = DefinedOp::Literal(0),
-                DefinedOp::Fixed(w) | DefinedOp::Vbr(w) if w > 64 => {
-                    return Err(AbbrevProblem::WidthTooLarge(w.into()))
+        for op in &definition {
+            if let DefinedOp::Fixed(w) | DefinedOp::Vbr(w) = *op {
+                if w > 64 {
+                    return Err(AbbrevProblem::WidthTooLarge(w.into()));
                 }
-                _ => {}
             }
         }
         let (ops, unusable) = match layout(&definition) {
@@ -191,10 +203,9 @@ impl Abbrev {
                     if width > 64 {
                         return Err(invalid(AbbrevProblem::WidthTooLarge(width), op_start));
                     }
-                    match (encoding, width as u8) {
-                        (_, 0) => DefinedOp::Literal(0),
-                        (1, w) => DefinedOp::Fixed(w),
-                        (_, w) => DefinedOp::Vbr(w),
+                    match encoding {
+                        1 => DefinedOp::Fixed(width as u8),
+                        _ => DefinedOp::Vbr(width as u8),
                     }
                 }
                 3 => DefinedOp::Array,
@@ -224,14 +235,15 @@ fn defined_scalar(e: ScalarEncoding) -> DefinedOp {
 
 /// The layout a record reads through `definition`, or the problem LLVM's `readRecord`
 /// meets on the way: the code must be a literal or a scalar; an array must be second to
-/// last, with a scalar encoding after it. Blobs may stand anywhere after the code.
+/// last, with a scalar encoding after it. Blobs may stand anywhere after the code. VBR
+/// chunks are at most 32 bits wide.
 fn layout(definition: &[DefinedOp]) -> Result<Vec<AbbrevOp>, AbbrevProblem> {
     let mut ops = Vec::with_capacity(definition.len());
     let mut i = 0;
     while let Some(&op) = definition.get(i) {
         if let Some(scalar) = op.scalar() {
-            ops.push(AbbrevOp::Scalar(scalar));
-        } else if let DefinedOp::Literal(v) = op {
+            ops.push(AbbrevOp::Scalar(readable(scalar)?));
+        } else if let Some(v) = op.literal() {
             ops.push(AbbrevOp::Literal(v));
         } else if i == 0 {
             return Err(AbbrevProblem::CodeIsArrayOrBlob);
@@ -242,12 +254,20 @@ fn layout(definition: &[DefinedOp]) -> Result<Vec<AbbrevOp>, AbbrevProblem> {
         } else {
             let element =
                 definition.get(i + 1).and_then(|op| op.scalar()).ok_or(AbbrevProblem::BadArrayElement)?;
-            ops.push(AbbrevOp::Array(element));
+            ops.push(AbbrevOp::Array(readable(element)?));
             break;
         }
         i += 1;
     }
     Ok(ops)
+}
+
+/// `encoding`, unless it is a VBR with chunks wider than 32 bits.
+fn readable(encoding: ScalarEncoding) -> Result<ScalarEncoding, AbbrevProblem> {
+    match encoding {
+        ScalarEncoding::Vbr(w) if w > 32 => Err(AbbrevProblem::VbrChunkTooWide(w)),
+        other => Ok(other),
+    }
 }
 
 #[cfg(test)]
@@ -299,6 +319,20 @@ mod tests {
             assert!(abbrev.ops().is_empty());
             assert_eq!(abbrev.wire_len(), definition.len());
         }
+        // LLVM 14 takes VBR chunks up to 64 bits when they are defined (and reads them with
+        // undefined shifts); LLVM 15 refuses them. No record can use them here.
+        for definition in [vec![Literal(1), Vbr(33)], vec![Literal(1), Array, Vbr(64)], vec![Vbr(40)]] {
+            let abbrev = Abbrev::define(definition.clone()).unwrap();
+            let width = definition.iter().find_map(|op| match op {
+                Vbr(w) => Some(*w),
+                _ => None,
+            });
+            assert_eq!(abbrev.unusable(), width.map(AbbrevProblem::VbrChunkTooWide), "{definition:?}");
+        }
+        let wide_fixed = Abbrev::define(vec![Fixed(64), Array, Fixed(33), Vbr(32)]).unwrap();
+        assert_eq!(wide_fixed.unusable(), Some(AbbrevProblem::ArrayNotSecondToLast));
+        let wide_fixed = Abbrev::define(vec![Fixed(64), Vbr(32), Array, Fixed(33)]).unwrap();
+        assert_eq!(wide_fixed.unusable(), None);
         let usable = Abbrev::define(vec![Vbr(6), Blob, Vbr(0), Array, Char6]).unwrap();
         assert_eq!(usable.unusable(), None);
         assert_eq!(
@@ -310,6 +344,7 @@ mod tests {
                 AbbrevOp::Array(ScalarEncoding::Char6)
             ]
         );
-        assert_eq!(usable.definition()[2], Literal(0));
+        // Kept as written, so that it is written back the same.
+        assert_eq!(usable.definition()[2], Vbr(0));
     }
 }

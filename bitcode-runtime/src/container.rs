@@ -101,8 +101,15 @@ impl<'a> Bitstream<'a> {
 
     /// Like [`Bitstream::new`] for bytes that start at byte `file_offset` of a larger file
     /// (an object-file section, say); error offsets count from the file's start.
+    ///
+    /// As in LLVM's readers, the input must be whole 32-bit words (behind a wrapper header
+    /// the stream itself need not be); an input of fewer than 4 bytes is truncated.
     pub fn at_offset(input: &'a [u8], file_offset: u64) -> Result<Self> {
         let base_bit = file_offset * 8;
+        if input.len() >= 4 && input.len() % 4 != 0 {
+            let kind = ErrorKind::LengthNotWords { len: input.len() };
+            return Err(Error::new(kind, base_bit + input.len() as u64 / 4 * 32));
+        }
         if le32(input, 0) == Some(WRAPPER_MAGIC) {
             let field = |i: usize| le32(input, 4 * i);
             let (Some(version), Some(offset), Some(size), Some(cpu_type)) =
@@ -110,12 +117,6 @@ impl<'a> Bitstream<'a> {
             else {
                 return Err(Error::new(ErrorKind::WrapperTooShort { len: input.len() }, base_bit));
             };
-            // LLVM's readers want the whole wrapped file in 32-bit words (a plain stream
-            // with a partial word at its end fails where that word is read).
-            if input.len() % 4 != 0 {
-                let kind = ErrorKind::WrapperLengthNotWords { len: input.len() };
-                return Err(Error::new(kind, base_bit + input.len() as u64 / 4 * 32));
-            }
             let end = offset as u64 + size as u64;
             let Some(data) = input.get(offset as usize..).and_then(|rest| rest.get(..size as usize)) else {
                 let kind = ErrorKind::WrapperOutOfRange { offset, size, len: input.len() };

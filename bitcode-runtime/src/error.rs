@@ -124,8 +124,9 @@ pub enum ErrorKind {
         /// The four bytes expected.
         expected: [u8; 4],
     },
-    /// A wrapper-headed input whose length is not a whole number of 32-bit words.
-    WrapperLengthNotWords {
+    /// An input whose length is not a whole number of 32-bit words (llvm-bcanalyzer and
+    /// LLVM's IR reader refuse such files before they read anything).
+    LengthNotWords {
         /// The input's length in bytes.
         len: usize,
     },
@@ -180,6 +181,10 @@ pub enum AbbrevProblem {
     BadArrayElement,
     /// The first operand (the record code) is an array or a blob.
     CodeIsArrayOrBlob,
+    /// A VBR field (or array element) with chunks wider than 32 bits. LLVM 14 and earlier
+    /// take such a definition and read the field with undefined shifts; LLVM 15 and later
+    /// refuse the definition. A record cannot use it here.
+    VbrChunkTooWide(u8),
 }
 
 impl fmt::Display for AbbrevProblem {
@@ -196,6 +201,9 @@ impl fmt::Display for AbbrevProblem {
             Self::BadArrayElement => write!(f, "an array element must be a fixed, VBR or char6 encoding"),
             Self::CodeIsArrayOrBlob => {
                 write!(f, "the first operand (the record code) cannot be an array or a blob")
+            }
+            Self::VbrChunkTooWide(w) => {
+                write!(f, "a VBR field with chunks of {w} bits: LLVM reads VBR chunks of at most 32 bits")
             }
         }
     }
@@ -258,8 +266,8 @@ impl fmt::Display for ErrorKind {
             Self::BadMagic { found, expected } => {
                 write!(f, "stream magic is {} where {} was expected", hex4(found), hex4(expected))
             }
-            Self::WrapperLengthNotWords { len } => {
-                write!(f, "a wrapper-headed input must be whole 32-bit words; it has {len} bytes")
+            Self::LengthNotWords { len } => {
+                write!(f, "a bitstream must be whole 32-bit words, as LLVM reads it; this one has {len} bytes")
             }
             Self::WrapperTooShort { len } => {
                 write!(f, "bitcode wrapper header needs 20 bytes, the input has {len}")

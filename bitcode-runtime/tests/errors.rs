@@ -27,7 +27,15 @@ fn first_error(bytes: &[u8]) -> Error {
 }
 
 /// Like [`first_error`], after `setup` has adjusted the cursor.
+///
+/// A stream cut inside a 32-bit word is read by a cursor made over it directly: the
+/// container refuses such a stream before reading it (see `plain_length_not_words`), but the
+/// cursor reads one to where the cut is, as LLVM's `BitstreamCursor` does, and that is what
+/// the truncation tests look at.
 fn first_error_with(bytes: &[u8], setup: impl FnOnce(&mut Cursor<'_>)) -> Error {
+    if bytes.len() % 4 != 0 {
+        return walk(Cursor::new(bytes, 32, 0), setup);
+    }
     let stream = match Bitstream::new(bytes) {
         Ok(stream) => stream,
         Err(e) => return e,
@@ -993,7 +1001,7 @@ fn bad_magic() {
 #[test]
 fn wrapper_too_short() {
     let wrapped = wrap(&StreamWriter::llvm_ir().finish().unwrap(), 7).unwrap();
-    for len in [4, 12, 19] {
+    for len in [4, 12, 16] {
         let err = Bitstream::new(&wrapped[..len]).unwrap_err();
         check(&err, ErrorKind::WrapperTooShort { len }, 0, &[]);
     }
@@ -1011,7 +1019,30 @@ fn wrapper_length_not_words() {
     wrapped.push(0);
     let len = wrapped.len();
     let err = Bitstream::new(&wrapped).unwrap_err();
-    check(&err, ErrorKind::WrapperLengthNotWords { len }, (len as u64 / 4) * 32, &[]);
+    check(&err, ErrorKind::LengthNotWords { len }, (len as u64 / 4) * 32, &[]);
+}
+
+/// A plain stream that is not whole 32-bit words, even one whose blocks end before its
+/// last partial word: llvm-bcanalyzer and LLVM's IR reader refuse it before reading.
+#[test]
+fn plain_length_not_words() {
+    let mut w = StreamWriter::new(*b"TEST");
+    enter(&mut w, 9, 3);
+    w.end_block().unwrap();
+    let bytes = w.finish().unwrap();
+    for extra in [&[0u8][..], &[0, 0], &[1, 2, 3]] {
+        let padded = [&bytes[..], extra].concat();
+        let len = padded.len();
+        let err = Bitstream::new(&padded).unwrap_err();
+        check(&err, ErrorKind::LengthNotWords { len }, (len as u64 / 4) * 32, &[]);
+        assert_eq!(
+            err.to_string(),
+            format!("a bitstream must be whole 32-bit words, as LLVM reads it; this one has {len} bytes (at bit {}, top level)", len / 4 * 32)
+        );
+    }
+    // Shorter than a magic number: truncated.
+    let err = Bitstream::new(b"BC").unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::Truncated { .. }), "{err}");
 }
 
 /// A wrapper header whose size, or offset, points past the end of the input: the error is
