@@ -259,7 +259,10 @@ pub fn llvm_module(data: &[u8]) {
                 typed += 1;
                 return Ok(());
             }
-            match ir::decode_record(block, record, ctx) {
+            let decoded = ir::decode_record(block, record, ctx);
+            // What the typed dump shows: the record, or why LLVM's reader refuses it.
+            let decoded = decoded.and_then(|d| llvm::check_metadata_strings(block, record, ctx).map(|()| d));
+            match decoded {
                 Ok(decoded) => {
                     let _shown = decoded.to_string();
                     if decoded.is_unknown() {
@@ -451,19 +454,44 @@ struct OpenBlock {
     abbrev_width: u32,
     /// Abbreviations by id - 4: BLOCKINFO's for this block id, then the block's own.
     abbrevs: Vec<Abbrev>,
+    /// For a BLOCKINFO block: what it declares so far.
+    pending: Option<Pending>,
+}
+
+/// What a BLOCKINFO block being written declares so far, the block id of its last SETBID,
+/// and the ids of the blocks written inside it.
+#[derive(Default)]
+struct Pending {
+    declared: AbbrevsById,
+    current: Option<u32>,
+    nested: Vec<u32>,
 }
 
 /// Abbreviations by the block id BLOCKINFO gives them to.
 type AbbrevsById = BTreeMap<u32, Vec<Abbrev>>;
 
-/// The program's model of what the writer knows: open blocks, BLOCKINFO's abbreviations by
-/// block id, and, inside BLOCKINFO, what it declares so far and the block id of the last
-/// SETBID.
+/// The program's model of what the writer knows: open blocks (a BLOCKINFO block with what
+/// it declares so far) and the abbreviations the last BLOCKINFO gave each block id.
 #[derive(Default)]
 struct Model {
     open: Vec<OpenBlock>,
     blockinfo: AbbrevsById,
-    pending: Option<(AbbrevsById, Option<u32>)>,
+}
+
+impl Model {
+    /// What the innermost block declares, when it is a BLOCKINFO block.
+    fn pending(&self) -> Option<&Pending> {
+        self.open.last().and_then(|b| b.pending.as_ref())
+    }
+
+    fn pending_mut(&mut self) -> Option<&mut Pending> {
+        self.open.last_mut().and_then(|b| b.pending.as_mut())
+    }
+
+    /// The BLOCKINFO block enclosing the innermost block, if any.
+    fn enclosing_blockinfo(&mut self) -> Option<&mut Pending> {
+        self.open.iter_mut().rev().find_map(|b| b.pending.as_mut())
+    }
 }
 
 /// How deep the writer program nests blocks at most (below the reader's limit of 128).
@@ -502,25 +530,36 @@ pub fn writer_roundtrip(data: &[u8]) {
                     _ => 2 + choices.below(5) as u32,
                 };
                 let accepted = w.enter_block(id, abbrev_width).is_ok();
+                let in_blockinfo = model.enclosing_blockinfo().is_some();
+                assert!(!(accepted && in_blockinfo && id == 0), "a BLOCKINFO block accepted inside another");
                 if accepted {
                     written.push(Written::Block { id, abbrev_width, bit_offset: at, depth });
-                    if id == 0 {
-                        model.pending = Some((BTreeMap::new(), None));
-                    }
-                    let abbrevs = model.blockinfo.get(&id).cloned().unwrap_or_default();
-                    model.open.push(OpenBlock { id, abbrev_width, abbrevs });
+                    // Blocks inside BLOCKINFO inherit nothing while it is being written.
+                    let abbrevs = match model.enclosing_blockinfo() {
+                        Some(pending) => {
+                            pending.nested.push(id);
+                            Vec::new()
+                        }
+                        None => model.blockinfo.get(&id).cloned().unwrap_or_default(),
+                    };
+                    let pending = (id == 0).then(Pending::default);
+                    model.open.push(OpenBlock { id, abbrev_width, abbrevs, pending });
                 }
                 accepted
             }
             2 => {
                 let accepted = w.end_block().is_ok();
+                // A BLOCKINFO block cannot end once it declares abbreviations for the id of
+                // a block written inside it (a reader would give that block those).
+                let blocked = model.pending().is_some_and(|p| {
+                    p.nested.iter().any(|id| p.declared.get(id).is_some_and(|a| !a.is_empty()))
+                });
+                assert_eq!(accepted, !model.open.is_empty() && !blocked, "END_BLOCK accepted or refused");
                 if accepted {
                     let Some(block) = model.open.pop() else { panic!("END_BLOCK accepted at the top level") };
                     written.push(Written::End { id: block.id, depth: depth - 1 });
-                    if block.id == 0 {
-                        if let Some((declared, _)) = model.pending.take() {
-                            model.blockinfo = declared;
-                        }
+                    if let Some(pending) = block.pending {
+                        model.blockinfo = pending.declared;
                     }
                 }
                 accepted
@@ -528,13 +567,15 @@ pub fn writer_roundtrip(data: &[u8]) {
             3 | 4 => match Abbrev::new(choices.abbrev_ops()) {
                 Ok(abbrev) => match w.define_abbrev(abbrev.clone()) {
                     Ok(id) => {
-                        let list = match (&mut model.pending, model.open.last_mut()) {
-                            (Some((declared, Some(bid))), _) => declared.entry(*bid).or_default(),
-                            (Some((_, None)), _) => {
-                                panic!("DEFINE_ABBREV accepted in BLOCKINFO before SETBID")
+                        let Some(block) = model.open.last_mut() else {
+                            panic!("DEFINE_ABBREV accepted at the top level")
+                        };
+                        let list = match &mut block.pending {
+                            Some(Pending { declared, current: Some(bid), .. }) => {
+                                declared.entry(*bid).or_default()
                             }
-                            (None, Some(block)) => &mut block.abbrevs,
-                            (None, None) => panic!("DEFINE_ABBREV accepted at the top level"),
+                            Some(_) => panic!("DEFINE_ABBREV accepted in BLOCKINFO before SETBID"),
+                            None => &mut block.abbrevs,
                         };
                         list.push(abbrev);
                         assert_eq!(id as usize, 3 + list.len(), "the id define_abbrev gave");
@@ -643,6 +684,16 @@ pub fn writer_roundtrip(data: &[u8]) {
             assert_eq!(w.bits().position(), at, "a refused call wrote bits");
         }
     }
+    // A BLOCKINFO block that declares abbreviations for a block written inside it cannot
+    // end (a reader would give that block those): such a program has no stream to read.
+    let unfinishable = model
+        .open
+        .iter()
+        .filter_map(|b| b.pending.as_ref())
+        .any(|p| p.nested.iter().any(|id| p.declared.get(id).is_some_and(|a| !a.is_empty())));
+    if unfinishable {
+        return;
+    }
     while let Some(block) = model.open.pop() {
         w.end_block().unwrap_or_else(|e| panic!("closing block {}: {e}", block.id));
         written.push(Written::End { id: block.id, depth: model.open.len() });
@@ -671,7 +722,7 @@ pub fn writer_roundtrip(data: &[u8]) {
 /// inside BLOCKINFO; there, SETBID needs a 32-bit block id, BLOCKNAME and SETRECORDNAME a
 /// SETBID before them, SETRECORDNAME a 32-bit record code. (The writer refuses the rest.)
 fn blockinfo_allows(model: &Model, code: u32, ops: &[u64]) -> bool {
-    let Some((_, current)) = &model.pending else { return true };
+    let Some(Pending { current, .. }) = model.pending() else { return true };
     let first_fits_u32 = ops.first().is_some_and(|&v| u32::try_from(v).is_ok());
     match code {
         1 => first_fits_u32,
@@ -683,10 +734,10 @@ fn blockinfo_allows(model: &Model, code: u32, ops: &[u64]) -> bool {
 
 /// Follows a SETBID the writer accepted inside BLOCKINFO, as the writer does.
 fn note_setbid(model: &mut Model, code: u32, ops: &[u64]) {
-    let (Some((declared, current)), 1, Some(&bid)) = (&mut model.pending, code, ops.first()) else { return };
-    *current = u32::try_from(bid).ok();
-    if let Some(bid) = *current {
-        declared.entry(bid).or_default();
+    let (Some(pending), 1, Some(&bid)) = (model.pending_mut(), code, ops.first()) else { return };
+    pending.current = u32::try_from(bid).ok();
+    if let Some(bid) = pending.current {
+        pending.declared.entry(bid).or_default();
     }
 }
 

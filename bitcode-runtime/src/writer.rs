@@ -132,6 +132,8 @@ struct WriterScope {
     length_at: usize,
     /// Abbreviations by id - 4: BLOCKINFO's first, then the block's own.
     abbrevs: Vec<Abbrev>,
+    /// For a BLOCKINFO block: what it declares so far.
+    blockinfo: Option<PendingBlockInfo>,
 }
 
 /// Writes a bitstream: the magic, then blocks and records.
@@ -156,15 +158,15 @@ pub struct StreamWriter {
     scopes: Vec<WriterScope>,
     /// Abbreviations that BLOCKINFO gives each block id.
     blockinfo: BTreeMap<u32, Vec<Abbrev>>,
-    /// Present while inside BLOCKINFO.
-    pending_blockinfo: Option<PendingBlockInfo>,
 }
 
-/// What a BLOCKINFO block being written declares so far, and the SETBID in effect.
+/// What a BLOCKINFO block being written declares so far, the SETBID in effect, and the
+/// ids of the blocks written inside it.
 #[derive(Debug, Default)]
 struct PendingBlockInfo {
     declared: BTreeMap<u32, Vec<Abbrev>>,
     current: Option<u32>,
+    nested: Vec<u32>,
 }
 
 impl StreamWriter {
@@ -174,7 +176,7 @@ impl StreamWriter {
         for b in magic {
             bits.write(b as u64, 8);
         }
-        StreamWriter { bits, scopes: Vec::new(), blockinfo: BTreeMap::new(), pending_blockinfo: None }
+        StreamWriter { bits, scopes: Vec::new(), blockinfo: BTreeMap::new() }
     }
 
     /// An LLVM IR bitcode stream ('BC' 0xC0DE).
@@ -192,6 +194,17 @@ impl StreamWriter {
         self.scopes.last().map_or(TOP_LEVEL_ABBREV_WIDTH, |s| s.abbrev_width)
     }
 
+    /// The abbreviations of the current block, by id - 4: those BLOCKINFO gives it first,
+    /// then its own (in a BLOCKINFO block: those it inherited, not those it declares).
+    pub fn abbrevs(&self) -> &[Abbrev] {
+        self.scopes.last().map_or(&[], |s| s.abbrevs.as_slice())
+    }
+
+    /// How deep blocks nest where the next entry goes (0 at the top level).
+    pub fn depth(&self) -> usize {
+        self.scopes.len()
+    }
+
     fn write_abbrev_id(&mut self, id: u32) -> Result<()> {
         let width = self.abbrev_width();
         if width < 64 && (id as u64) >> width != 0 {
@@ -204,13 +217,22 @@ impl StreamWriter {
         Ok(())
     }
 
-    /// Starts block `block_id` whose abbreviation ids are `abbrev_width` bits wide.
+    /// Starts block `block_id` whose abbreviation ids are `abbrev_width` bits wide (1 to
+    /// 64; LLVM 15 and later read at most 32).
+    ///
+    /// A block may stand inside a BLOCKINFO block (readers skip it while they take in what
+    /// the BLOCKINFO declares, then read it with all of that in force). Such a block, and
+    /// every block inside it, inherits no abbreviations here: the BLOCKINFO block must not
+    /// declare any for its id (its `end_block` fails otherwise), and a BLOCKINFO block may
+    /// not stand inside another.
     pub fn enter_block(&mut self, block_id: u32, abbrev_width: u32) -> Result<()> {
-        if !(1..=32).contains(&abbrev_width) {
-            return Err(write_error(format!("abbreviation id width {abbrev_width}"), self.bits.position()));
+        let at = self.bits.position();
+        if !(1..=64).contains(&abbrev_width) {
+            return Err(write_error(format!("abbreviation id width {abbrev_width}"), at));
         }
-        if self.pending_blockinfo.is_some() {
-            return Err(write_error("a block inside BLOCKINFO".into(), self.bits.position()));
+        let in_blockinfo = self.scopes.iter().any(|s| s.blockinfo.is_some());
+        if in_blockinfo && block_id == BLOCKINFO_BLOCK_ID {
+            return Err(write_error("a BLOCKINFO block inside a BLOCKINFO block".into(), at));
         }
         self.write_abbrev_id(abbrev_ids::ENTER_SUBBLOCK)?;
         self.bits.write_vbr(block_id as u64, 8)?;
@@ -218,18 +240,34 @@ impl StreamWriter {
         self.bits.align32();
         let length_at = (self.bits.position() / 8) as usize;
         self.bits.write(0, 32);
-        if block_id == BLOCKINFO_BLOCK_ID {
-            self.pending_blockinfo = Some(PendingBlockInfo::default());
-        }
-        let abbrevs = self.blockinfo.get(&block_id).cloned().unwrap_or_default();
-        self.scopes.push(WriterScope { block_id, abbrev_width, length_at, abbrevs });
+        let abbrevs = if in_blockinfo {
+            if let Some(pending) = self.scopes.iter_mut().rev().find_map(|s| s.blockinfo.as_mut()) {
+                pending.nested.push(block_id);
+            }
+            Vec::new()
+        } else {
+            self.blockinfo.get(&block_id).cloned().unwrap_or_default()
+        };
+        let blockinfo = (block_id == BLOCKINFO_BLOCK_ID).then(PendingBlockInfo::default);
+        self.scopes.push(WriterScope { block_id, abbrev_width, length_at, abbrevs, blockinfo });
         Ok(())
     }
 
     /// Ends the innermost block and writes its length.
     pub fn end_block(&mut self) -> Result<()> {
-        if self.scopes.is_empty() {
-            return Err(write_error("END_BLOCK outside any block".into(), self.bits.position()));
+        let at = self.bits.position();
+        let Some(scope) = self.scopes.last() else {
+            return Err(write_error("END_BLOCK outside any block".into(), at));
+        };
+        if let Some(pending) = &scope.blockinfo {
+            if let Some(id) =
+                pending.nested.iter().find(|id| pending.declared.get(id).is_some_and(|a| !a.is_empty()))
+            {
+                return Err(write_error(
+                    format!("block {id} inside this BLOCKINFO block would inherit the abbreviations it declares for block {id}"),
+                    at,
+                ));
+            }
         }
         self.write_abbrev_id(abbrev_ids::END_BLOCK)?;
         self.bits.align32();
@@ -238,13 +276,16 @@ impl StreamWriter {
         let words = u32::try_from(words)
             .map_err(|_| write_error(format!("block of {words} words"), self.bits.position()))?;
         self.bits.patch_u32(scope.length_at, words)?;
-        if scope.block_id == BLOCKINFO_BLOCK_ID {
-            if let Some(pending) = self.pending_blockinfo.take() {
-                // A BLOCKINFO block replaces what earlier ones declared, as readers expect.
-                self.blockinfo = pending.declared;
-            }
+        if let Some(pending) = scope.blockinfo {
+            // A BLOCKINFO block replaces what earlier ones declared, as readers expect.
+            self.blockinfo = pending.declared;
         }
         Ok(())
+    }
+
+    /// What the innermost block declares, when it is a BLOCKINFO block.
+    fn pending_blockinfo(&self) -> Option<&PendingBlockInfo> {
+        self.scopes.last().and_then(|s| s.blockinfo.as_ref())
     }
 
     /// Writes a DEFINE_ABBREV in the current block; returns the abbreviation's id there.
@@ -255,7 +296,7 @@ impl StreamWriter {
             return Err(write_error("DEFINE_ABBREV outside any block".into(), self.bits.position()));
         }
         let at = self.bits.position();
-        let target = match &self.pending_blockinfo {
+        let target = match self.pending_blockinfo() {
             Some(PendingBlockInfo { current: Some(bid), .. }) => Some(*bid),
             Some(_) => return Err(write_error("DEFINE_ABBREV in BLOCKINFO before SETBID".into(), at)),
             None => None,
@@ -281,10 +322,12 @@ impl StreamWriter {
                 self.bits.write_vbr(w.into(), 5)?;
             }
         }
-        let list = match (target, self.pending_blockinfo.as_mut(), self.scopes.last_mut()) {
-            (Some(bid), Some(pending), _) => pending.declared.entry(bid).or_default(),
-            (_, _, Some(scope)) => &mut scope.abbrevs,
-            _ => return Err(write_error("DEFINE_ABBREV outside any block".into(), at)),
+        let Some(scope) = self.scopes.last_mut() else {
+            return Err(write_error("DEFINE_ABBREV outside any block".into(), at));
+        };
+        let list = match (target, scope.blockinfo.as_mut()) {
+            (Some(bid), Some(pending)) => pending.declared.entry(bid).or_default(),
+            _ => &mut scope.abbrevs,
         };
         list.push(abbrev);
         Ok(abbrev_ids::FIRST_DEFINED + list.len() as u32 - 1)
@@ -310,7 +353,7 @@ impl StreamWriter {
     /// crate's both fail on them): SETBID without a 32-bit block id, BLOCKNAME or
     /// SETRECORDNAME before any SETBID, SETRECORDNAME without a 32-bit record code.
     fn check_blockinfo_record(&self, code: u32, ops: &[u64]) -> Result<()> {
-        let Some(pending) = &self.pending_blockinfo else { return Ok(()) };
+        let Some(pending) = self.pending_blockinfo() else { return Ok(()) };
         let first_fits_u32 = ops.first().is_some_and(|&v| u32::try_from(v).is_ok());
         let problem = match code {
             blockinfo_codes::SETBID if !first_fits_u32 => "SETBID needs a block id of at most 32 bits",
@@ -326,7 +369,8 @@ impl StreamWriter {
     }
 
     fn note_blockinfo_record(&mut self, code: u32, ops: &[u64]) {
-        if let (Some(pending), blockinfo_codes::SETBID) = (self.pending_blockinfo.as_mut(), code) {
+        let pending = self.scopes.last_mut().and_then(|s| s.blockinfo.as_mut());
+        if let (Some(pending), blockinfo_codes::SETBID) = (pending, code) {
             if let Some(&bid) = ops.first() {
                 pending.current = u32::try_from(bid).ok();
                 if let Some(bid) = pending.current {
