@@ -211,7 +211,11 @@ fn dump_events(
             }
             WalkerEvent::Record { block, record, ctx } => {
                 is_record = true;
-                match ir::decode_record(block, &record, ctx) {
+                let decoded = ir::decode_record(block, &record, ctx);
+                let decoded = decoded.and_then(|typed| {
+                    bitcode::llvm::check_metadata_strings(block, &record, ctx).map(|()| typed)
+                });
+                match decoded {
                     Ok(typed) => format!("{:indent$}{typed}", "", indent = depth * 2),
                     Err(e) => format!("{:indent$}error: {e}", "", indent = depth * 2),
                 }

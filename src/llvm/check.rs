@@ -3,6 +3,7 @@
 use bitcode_runtime::{Bitstream, Error, Record, Result};
 
 use super::ir::check_record;
+use super::metadata_strings::check_metadata_strings;
 use super::{LlvmContext, Walker, WalkerEvent};
 
 /// How many records there were and how they decoded.
@@ -166,7 +167,9 @@ fn count(
         report.typed += 1;
         return None;
     }
-    match check_record(block, record, ctx) {
+    match check_record(block, record, ctx)
+        .and_then(|typed| check_metadata_strings(block, record, ctx).map(|()| typed))
+    {
         Ok(false) => report.unknown += 1,
         Ok(true) => report.typed += 1,
         Err(e) => {

@@ -5,12 +5,14 @@
 mod check;
 mod context;
 pub mod ir;
+mod metadata_strings;
 mod numbering;
 mod symbols;
 mod walk;
 
 pub use check::{check_stream, check_stream_parallel, CheckReport};
 pub use context::LlvmContext;
+pub use metadata_strings::{check_metadata_strings, metadata_strings};
 pub use numbering::ValueNumbering;
 pub use symbols::{display_bytes, module_symbols, Symbol, SymbolKind};
 pub use walk::{for_each_record, Walker, WalkerEvent};
