@@ -55,6 +55,8 @@ pub fn stream(rng: &mut impl Rng, shape: Shape) -> Vec<u8> {
         writer: StreamWriter::new(magic),
         budget: entry_budget(rng),
         avoid_block: Some(METADATA_BLOCK_ID),
+        open: Vec::new(),
+        named: BTreeSet::new(),
         rng,
     };
     let top_level = match generator.rng.random_range(0..20) {
@@ -125,6 +127,10 @@ struct Generator<'r, R> {
     budget: usize,
     /// A block id the stream must not use.
     avoid_block: Option<u32>,
+    /// The ids of the open blocks, outermost first.
+    open: Vec<u32>,
+    /// The block ids the BLOCKINFO in force names.
+    named: BTreeSet<u32>,
 }
 
 impl<R: Rng> Generator<'_, R> {
@@ -171,8 +177,12 @@ impl<R: Rng> Generator<'_, R> {
     fn any_block(&mut self, forbidden: &BTreeSet<u32>) {
         // The ids a BLOCKINFO block forbids its blocks include its own.
         let inside_blockinfo = forbidden.contains(&BLOCKINFO_BLOCK_ID);
+        // llvm-bcanalyzer prints a block's closing tag with a pointer to its name, which a
+        // BLOCKINFO inside the block frees when it replaces the names (it then prints what
+        // the freed memory holds): no BLOCKINFO goes inside a named block.
+        let inside_named = self.open.iter().any(|id| self.named.contains(id));
         match self.rng.random_range(0..40) {
-            0..=5 if !inside_blockinfo => self.blockinfo(),
+            0..=5 if !inside_blockinfo && !inside_named => self.blockinfo(),
             6 => self.deep_chain(forbidden),
             _ => self.block(forbidden),
         }
@@ -191,6 +201,7 @@ impl<R: Rng> Generator<'_, R> {
             let id = self.block_id(forbidden);
             let width = self.rng.random_range(2..=4);
             self.writer.enter_block(id, width).expect("a block");
+            self.open.push(id);
             opened += 1;
         }
         let code = self.rng.random_range(0..64);
@@ -198,6 +209,7 @@ impl<R: Rng> Generator<'_, R> {
         self.writer.unabbreviated_record(code, &ops).expect("an unabbreviated record");
         for _ in 0..opened {
             self.writer.end_block().expect("the end of a block");
+            self.open.pop();
         }
     }
 
@@ -209,6 +221,7 @@ impl<R: Rng> Generator<'_, R> {
         let id = self.block_id(forbidden);
         let width = self.abbrev_width();
         self.writer.enter_block(id, width).expect("a block");
+        self.open.push(id);
         let entries = self.rng.random_range(0..12);
         for _ in 0..entries {
             if !self.spend() {
@@ -217,6 +230,7 @@ impl<R: Rng> Generator<'_, R> {
             self.entry(width, forbidden);
         }
         self.writer.end_block().expect("the end of a block");
+        self.open.pop();
     }
 
     /// One entry inside a block whose abbreviation ids are `width` bits wide.
@@ -500,17 +514,19 @@ impl<R: Rng> Generator<'_, R> {
         // The ids it declares abbreviations for, chosen first: blocks inside it must
         // stay off them (a reader gives those blocks what it declares).
         let targets: Vec<u32> = (0..self.rng.random_range(1..=4))
-            .map(|_| if self.chance(6) { BLOCKINFO_BLOCK_ID } else { self.block_id(&BTreeSet::new()) })
+            .map(|_| if self.chance(3) { BLOCKINFO_BLOCK_ID } else { self.block_id(&BTreeSet::new()) })
             .collect();
         let forbidden: BTreeSet<u32> = targets.iter().copied().chain([BLOCKINFO_BLOCK_ID]).collect();
         let width = self.rng.random_range(2..=5);
         self.writer.enter_block(BLOCKINFO_BLOCK_ID, width).expect("a BLOCKINFO block");
+        self.open.push(BLOCKINFO_BLOCK_ID);
+        let mut named = BTreeSet::new();
         // Its records may go through the abbreviations it inherited for block 0 only when
         // it first declares the same ones for block 0 again: LLVM reads BLOCKINFO with what
         // it inherited, llvm-bcanalyzer's dump reads it again with what it declares for block
         // 0 (then its own definitions), and the two agree only then.
         let inherited = self.writer.abbrevs().to_vec();
-        let abbreviate = !inherited.is_empty() && self.chance(2);
+        let abbreviate = !inherited.is_empty() && !self.chance(4);
         if abbreviate {
             self.blockinfo_record(width, true, SETBID, vec![u64::from(BLOCKINFO_BLOCK_ID)]);
             for abbrev in inherited {
@@ -531,6 +547,9 @@ impl<R: Rng> Generator<'_, R> {
             }
             if self.chance(2) {
                 let name = if self.chance(8) { Vec::new() } else { self.name() };
+                if !name.is_empty() {
+                    named.insert(target);
+                }
                 self.blockinfo_record(
                     width,
                     abbreviate,
@@ -548,13 +567,15 @@ impl<R: Rng> Generator<'_, R> {
             }
         }
         self.writer.end_block().expect("the end of a BLOCKINFO block");
+        self.open.pop();
+        self.named = named;
     }
 
     /// A BLOCKINFO record: with `abbreviate`, through an abbreviation BLOCKINFO inherited
     /// when one fits it, else unabbreviated.
     fn blockinfo_record(&mut self, width: u32, abbreviate: bool, code: u32, ops: Vec<u64>) {
         let inherited = self.writer.abbrevs().len();
-        if abbreviate && self.chance(2) {
+        if abbreviate && !self.chance(4) {
             let start = self.rng.random_range(0..inherited);
             for i in (start..inherited).chain(0..start) {
                 let id = abbrev_ids::FIRST_DEFINED + i as u32;

@@ -50,6 +50,20 @@ const CHUNK: usize = 5000;
 /// Corpus files larger than this are left out of the mutants (the analyzer dumps a large
 /// file for a long time, and the corpus tests read them whole).
 const MAX_CORPUS_FILE_BYTES: u64 = 64 << 10;
+/// What some of the generated streams of any run must show in their traces.
+const FEATURES: &[&str] = &[
+    "a wrapper header",
+    "an operand of 2^64-1",
+    "an empty blob",
+    "a blob",
+    "an unabbreviated record without operands",
+    "an unabbreviated record of over 100 operands",
+    "a BLOCKINFO record through an abbreviation",
+    "several top-level blocks",
+    "a second BLOCKINFO block",
+    "blocks nested to the depth limit",
+];
+
 /// The newer analyzers, each run when installed (CI installs all of them).
 const NEWER_ANALYZERS: &[&str] = &["llvm-bcanalyzer-15", "llvm-bcanalyzer-16", "llvm-bcanalyzer-19"];
 
@@ -246,6 +260,7 @@ fn generated_streams_agree(tool: &str, shape: Shape, count: usize, seed: u64) ->
     let scratch = tempfile::tempdir().expect("a scratch directory");
     let mut tally = Tally::default();
     let mut refused = Vec::new();
+    let mut seen: std::collections::BTreeMap<&'static str, usize> = Default::default();
     for start in (0..count).step_by(CHUNK) {
         let indices: Vec<usize> = (start..(start + CHUNK).min(count)).collect();
         let streams: Vec<(String, Vec<u8>)> = indices
@@ -256,6 +271,9 @@ fn generated_streams_agree(tool: &str, shape: Shape, count: usize, seed: u64) ->
             .collect();
         let answers = answers_for(&analyzer, scratch.path(), &streams);
         for ((name, bytes), answer) in streams.iter().zip(&answers) {
+            for feature in ProjectTrace::of(bytes).features(bytes) {
+                *seen.entry(feature).or_default() += 1;
+            }
             match answer {
                 Answer::Trace(_) => tally.add(name, bytes, answer),
                 // A generated stream is valid: the analyzer refusing it is the generator's bug.
@@ -273,6 +291,12 @@ fn generated_streams_agree(tool: &str, shape: Shape, count: usize, seed: u64) ->
         refused.len(),
         refused.join("\n")
     );
+    // The streams hold what the generator means them to hold.
+    eprintln!("{tool}: streams with {seen:?}");
+    if count >= STREAMS_PER_NEWER_ANALYZER {
+        let missing: Vec<&&str> = FEATURES.iter().filter(|f| !seen.contains_key(**f)).collect();
+        assert!(missing.is_empty(), "no generated stream has {missing:?}");
+    }
     Some(tally)
 }
 

@@ -144,6 +144,56 @@ impl ProjectTrace {
             })
     }
 
+    /// What of the container the trace shows, for the generator's coverage.
+    pub fn features(&self, bytes: &[u8]) -> Vec<&'static str> {
+        let mut features = Vec::new();
+        let mut add = |f| {
+            if !features.contains(&f) {
+                features.push(f)
+            }
+        };
+        if bytes.starts_with(&0x0B17_C0DEu32.to_le_bytes()) {
+            add("a wrapper header");
+        }
+        let (mut depth, mut deepest, mut top_level, mut blockinfos) = (0, 0, 0, 0);
+        for entry in &self.entries {
+            if let Some(id) = entry.get("enter").and_then(Value::as_u64) {
+                top_level += usize::from(depth == 0);
+                blockinfos += usize::from(id == 0);
+                depth += 1;
+                deepest = deepest.max(depth);
+            } else if entry.get("end").is_some() {
+                depth -= 1;
+            } else {
+                let ops = entry["ops"].as_array().map_or(&[][..], Vec::as_slice);
+                let abbreviated = !entry["abbrev"].is_null();
+                if ops.iter().any(|v| v.as_u64() == Some(u64::MAX)) {
+                    add("an operand of 2^64-1");
+                }
+                match (abbreviated, ops.len(), entry.get("blob").and_then(Value::as_str)) {
+                    (true, _, Some("")) => add("an empty blob"),
+                    (true, _, Some(_)) => add("a blob"),
+                    (false, 0, _) => add("an unabbreviated record without operands"),
+                    (false, n, _) if n > 100 => add("an unabbreviated record of over 100 operands"),
+                    _ => {}
+                }
+            }
+        }
+        if self.has_abbreviated_blockinfo_record() {
+            add("a BLOCKINFO record through an abbreviation");
+        }
+        if top_level > 1 {
+            add("several top-level blocks");
+        }
+        if blockinfos > 1 {
+            add("a second BLOCKINFO block");
+        }
+        if deepest == bitcode::Limits::default().max_depth {
+            add("blocks nested to the depth limit");
+        }
+        features
+    }
+
     /// True when a record inside a BLOCKINFO block was read through an abbreviation.
     pub fn has_abbreviated_blockinfo_record(&self) -> bool {
         let mut open = Vec::new();
