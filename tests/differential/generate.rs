@@ -191,6 +191,9 @@ impl<R: Rng> Generator<'_, R> {
     /// Blocks nested one in another down to the depth limit (or a little short of it),
     /// with a record at the bottom.
     fn deep_chain(&mut self, forbidden: &BTreeSet<u32>) {
+        if self.writer.depth() >= self.shape.max_depth {
+            return;
+        }
         let target = if self.chance(2) {
             self.shape.max_depth
         } else {
