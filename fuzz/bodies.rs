@@ -624,7 +624,12 @@ pub fn writer_roundtrip(data: &[u8]) {
                             if extra {
                                 ops.push(choices.u64());
                             }
-                            let valid = valid && blockinfo_allows(&model, code, &ops);
+                            // Inside BLOCKINFO a blob's bytes stand among the operands.
+                            let applied = match (&blob, model.pending().is_some()) {
+                                (Some(bytes), true) => abbrev.operands_with_blob_in_place(&ops, bytes),
+                                _ => ops.clone(),
+                            };
+                            let valid = valid && blockinfo_allows(&model, code, &applied);
                             let result = w.abbreviated_record(abbrev_id, code, &ops, blob.as_deref());
                             let array = abbrev.ops().iter().any(|op| matches!(op, AbbrevOp::Array(_)));
                             match &result {
@@ -634,7 +639,7 @@ pub fn writer_roundtrip(data: &[u8]) {
                                 Err(e) => assert!(!valid || extra, "{abbrev:?} refused {code} {ops:?}: {e}"),
                             }
                             if result.is_ok() {
-                                note_setbid(&mut model, code, &ops);
+                                note_setbid(&mut model, code, &applied);
                                 written.push(Written::Record {
                                     code,
                                     abbrev_id,

@@ -218,6 +218,31 @@ impl Abbrev {
         Abbrev::define(definition).map_err(|p| invalid(p, start))
     }
 
+    /// The operands of a record written through this abbreviation as LLVM reads them when
+    /// it asks for no blob, as its BLOCKINFO reader does: each blob's bytes stand among the
+    /// operands where the blob is. `ops` are the operands after the code (literals
+    /// included, array elements last), `blob` the bytes of every blob operand.
+    ///
+    /// ```
+    /// use bitcode_runtime::{Abbrev, AbbrevOp, ScalarEncoding};
+    /// let abbrev = Abbrev::new(vec![AbbrevOp::Literal(1), AbbrevOp::Blob, AbbrevOp::Scalar(ScalarEncoding::Fixed(8))]).unwrap();
+    /// // A SETBID written through it: LLVM's BLOCKINFO reader takes the blob's first byte
+    /// // for the block id.
+    /// assert_eq!(abbrev.operands_with_blob_in_place(&[9], b"xy"), [u64::from(b'x'), u64::from(b'y'), 9]);
+    /// ```
+    pub fn operands_with_blob_in_place(&self, ops: &[u64], blob: &[u8]) -> Vec<u64> {
+        let mut values = ops.iter().copied();
+        let mut out = Vec::with_capacity(ops.len() + blob.len());
+        for op in self.ops.iter().skip(1) {
+            match op {
+                AbbrevOp::Literal(_) | AbbrevOp::Scalar(_) => out.extend(values.next()),
+                AbbrevOp::Array(_) => out.extend(values.by_ref()),
+                AbbrevOp::Blob => out.extend(blob.iter().map(|&b| u64::from(b))),
+            }
+        }
+        out
+    }
+
     /// How many operands this abbreviation has on the wire (an array counts twice).
     pub fn wire_len(&self) -> usize {
         self.definition.len()

@@ -405,7 +405,7 @@ impl<'a> Cursor<'a> {
                         ));
                     }
                     if self.blockinfo_builder.is_some() {
-                        self.apply_blockinfo_record(code, start)?;
+                        self.apply_blockinfo_record(code, id, blob.is_some(), start)?;
                     }
                     let bit_offset = self.base_bit + start;
                     let path = BlockPath::of(&self.scopes);
@@ -531,23 +531,54 @@ impl<'a> Cursor<'a> {
         Ok(())
     }
 
-    fn apply_blockinfo_record(&mut self, code: u32, start: u64) -> Result<()> {
+    /// The operands of the BLOCKINFO record at `start`, written through abbreviation
+    /// `abbrev_id` with a blob, as LLVM's BLOCKINFO reader takes them: it reads the record
+    /// without a blob, so the blob's bytes stand among the operands where the blob is.
+    #[cold]
+    fn blockinfo_operands_with_blob(&self, abbrev_id: u64, start: u64) -> Result<Vec<u64>> {
+        let (Some(scope), mut r) = (self.scopes.last(), self.reader.clone()) else { return Ok(Vec::new()) };
+        let Some((first, rest)) = scope.abbrev(abbrev_id).and_then(|a| a.ops().split_first()) else {
+            return Ok(Vec::new());
+        };
+        // The record read once more, from its abbreviation id.
+        r.jump_to(start)?;
+        r.read(scope.abbrev_width)?;
+        if let AbbrevOp::Scalar(code) = first {
+            code.read(&mut r)?;
+        }
+        let mut ops = Vec::new();
+        read_abbreviated_ops::<true>(&mut r, rest, &mut ops, &self.limits)?;
+        Ok(ops)
+    }
+
+    fn apply_blockinfo_record(
+        &mut self,
+        code: u32,
+        abbrev_id: u64,
+        has_blob: bool,
+        start: u64,
+    ) -> Result<()> {
+        let in_place = match has_blob {
+            true => Some(self.blockinfo_operands_with_blob(abbrev_id, start).map_err(|e| self.locate(e))?),
+            false => None,
+        };
+        let ops = in_place.as_deref().unwrap_or(&self.ops);
         let Some(builder) = self.blockinfo_builder.as_mut() else { return Ok(()) };
         let ok = match code {
             // LLVM keeps the low 32 bits of the block id and of SETRECORDNAME's code.
-            blockinfo_codes::SETBID => match self.ops.first() {
+            blockinfo_codes::SETBID => match ops.first() {
                 Some(&id) => {
                     builder.set_bid(id as u32);
                     true
                 }
                 None => return Err(self.error_at(ErrorKind::MalformedBlockInfoRecord { code }, start)),
             },
-            blockinfo_codes::BLOCKNAME => builder.set_block_name(name_from_ops(&self.ops)),
+            blockinfo_codes::BLOCKNAME => builder.set_block_name(name_from_ops(ops)),
             blockinfo_codes::SETRECORDNAME => {
                 if !builder.has_current() {
                     false
                 } else {
-                    match self.ops.split_first() {
+                    match ops.split_first() {
                         Some((&c, name)) => builder.set_record_name(c as u32, name_from_ops(name)),
                         None => {
                             return Err(self.error_at(ErrorKind::MalformedBlockInfoRecord { code }, start))
@@ -681,15 +712,17 @@ fn read_abbreviated<'a>(
             return Err(Error::new(ErrorKind::UnusableAbbrev { id: abbrev_id, problem }, start));
         }
     };
-    match read_abbreviated_ops(r, rest, ops, limits) {
+    match read_abbreviated_ops::<false>(r, rest, ops, limits) {
         Ok(blob) => Ok((code, blob)),
         Err(e) => Err(e.with_record_code(code)),
     }
 }
 
-/// Reads the operands after the code as `rest` lays them out; returns the blob.
+/// Reads the operands after the code as `rest` lays them out; returns the blob (the last,
+/// when there are several). With `BLOB_IN_PLACE`, as LLVM reads a record when it asks for no
+/// blob (BLOCKINFO's records), each blob's bytes go among the operands instead.
 #[inline(always)]
-fn read_abbreviated_ops<'a>(
+fn read_abbreviated_ops<'a, const BLOB_IN_PLACE: bool>(
     r: &mut BitReader<'a>,
     rest: &[AbbrevOp],
     ops: &mut Vec<u64>,
@@ -708,7 +741,14 @@ fn read_abbreviated_ops<'a>(
                 check_count(r, claimed, count_start, limits)?;
                 read_array(r, e, count, ops)?;
             }
-            AbbrevOp::Blob => blob = Some(read_blob(r, limits)?),
+            AbbrevOp::Blob => {
+                let bytes = read_blob(r, limits)?;
+                if BLOB_IN_PLACE {
+                    ops.extend(bytes.iter().map(|&b| u64::from(b)));
+                } else {
+                    blob = Some(bytes);
+                }
+            }
         }
     }
     Ok(blob)

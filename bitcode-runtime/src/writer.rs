@@ -383,7 +383,9 @@ impl StreamWriter {
     /// Writes a record through abbreviation `abbrev_id` of the current block. `ops` are
     /// the operands after the code, literals included, array elements last; `blob` must be
     /// given exactly when the abbreviation has a blob (it is written for each blob operand;
-    /// a reader keeps the last).
+    /// a reader keeps the last). Inside BLOCKINFO, readers apply a record with a blob with
+    /// the blob's bytes among its operands, where the blob is (as LLVM does, see
+    /// [`Abbrev::operands_with_blob_in_place`]), and so does the writer.
     pub fn abbreviated_record(
         &mut self,
         abbrev_id: u32,
@@ -430,7 +432,12 @@ impl StreamWriter {
         if blob.is_some() && !rest.contains(&AbbrevOp::Blob) {
             return fail("a blob for an abbreviation without one".into());
         }
-        self.check_blockinfo_record(code, ops)?;
+        // Inside BLOCKINFO a reader applies the record with each blob's bytes where the blob is.
+        let applied = match (blob, self.pending_blockinfo().is_some()) {
+            (Some(bytes), true) => abbrev.operands_with_blob_in_place(ops, bytes),
+            _ => ops.to_vec(),
+        };
+        self.check_blockinfo_record(code, &applied)?;
 
         self.write_abbrev_id(abbrev_id)?;
         self.write_value(first, code as u64)?;
@@ -460,7 +467,7 @@ impl StreamWriter {
                 }
             }
         }
-        self.note_blockinfo_record(code, ops);
+        self.note_blockinfo_record(code, &applied);
         Ok(())
     }
 

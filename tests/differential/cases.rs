@@ -242,6 +242,36 @@ pub fn all() -> Vec<Case> {
             llvm_15: Verdict::BothRead,
         },
         Case {
+            // A SETBID through an abbreviation with a blob before its block id: LLVM's
+            // BLOCKINFO reader takes the record without a blob, the blob's bytes among the
+            // operands, so the block id is the blob's first byte (9), not the operand (3);
+            // block 9 then reads through what follows the SETBID. (The generated stream that
+            // showed it had been read as SETBID 0 by the project.) The second BLOCKINFO
+            // first declares again for block 0 what it inherited, so that the analyzer's
+            // second reading of it agrees.
+            name: "blockinfo-setbid-with-a-blob",
+            bytes: {
+                let setbid = abbrev(vec![Literal(1), Blob, Fixed(3)]);
+                let mut w = StreamWriter::new(*b"DIFF");
+                w.enter_block(0, 3).unwrap();
+                w.set_bid(0).unwrap();
+                w.define_abbrev(setbid.clone()).unwrap();
+                w.end_block().unwrap();
+                w.enter_block(0, 3).unwrap();
+                w.set_bid(0).unwrap();
+                w.define_abbrev(setbid).unwrap();
+                w.abbreviated_record(4, 1, &[3], Some(&[9, 9])).unwrap();
+                w.define_abbrev(abbrev(vec![Literal(2), Array, Fixed(1)])).unwrap();
+                w.end_block().unwrap();
+                w.enter_block(9, 3).unwrap();
+                w.abbreviated_record(4, 2, &[1, 0, 1], None).unwrap();
+                w.end_block().unwrap();
+                w.finish().unwrap()
+            },
+            llvm_14: Verdict::BothRead,
+            llvm_15: Verdict::BothRead,
+        },
+        Case {
             // Blocks nested one deeper than the project's limit, which LLVM does not have.
             name: "deeper-than-the-limit",
             bytes: {
