@@ -383,7 +383,9 @@ impl<'a> Cursor<'a> {
                 return self.next_top_level(start);
             };
             let id = match self.reader.read(scope.abbrev_width) {
-                Ok(id) => id,
+                // LLVM reads an abbreviation id as a 32-bit `unsigned` (`ReadCode`): of an
+                // id field wider than 32 bits, only the low 32 bits count.
+                Ok(id) => id & u64::from(u32::MAX),
                 Err(e) => return Err(self.locate(e)),
             };
             match id {

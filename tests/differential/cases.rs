@@ -121,6 +121,20 @@ pub fn all() -> Vec<Case> {
             llvm_15: Verdict::WiderThan32Bits,
         },
         Case {
+            // An abbreviation id of 2^32 + 3 in a 40-bit id field: LLVM 14 reads ids as
+            // 32-bit values, so this is UNABBREV_RECORD (found by the mutant run, where a
+            // flipped high bit made the project report an undefined abbreviation).
+            name: "abbreviation-id-past-32-bits",
+            bytes: in_block(40, |w| {
+                w.bits().write((1 << 32) | 3, 40);
+                for v in [2, 1, 7] {
+                    w.bits().write_vbr(v, 6).unwrap();
+                }
+            }),
+            llvm_14: Verdict::BothRead,
+            llvm_15: Verdict::WiderThan32Bits,
+        },
+        Case {
             // A record through VBR chunks of 40 bits: LLVM 14 reads the value with
             // undefined shifts (57 for 2^60 + 12345); LLVM 15 refuses the definition.
             name: "vbr-chunks-of-40-bits",
