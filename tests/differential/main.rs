@@ -19,8 +19,8 @@
 //!   differ (`cases.rs`): the verdict each must get from LLVM 14 and from LLVM 15 and later.
 //!
 //! Larger runs, outside CI: `BITCODE_DIFFERENTIAL_STREAMS=200000 BITCODE_DIFFERENTIAL_SEED=7
-//! cargo test --release --test differential -- --nocapture` (mutants: half as many of each
-//! kind, and a quarter of that against the newest analyzer). A stream or mutant on which
+//! cargo test --release --test differential -- --nocapture` (mutants: a quarter as many of
+//! each kind, and a quarter of that against the newest analyzer). A stream or mutant on which
 //! they disagree is written to target/differential-failures/, to become a case of
 //! `cases.rs` once understood.
 
@@ -93,10 +93,10 @@ fn run_size() -> (usize, u64) {
     )
 }
 
-/// The number of mutants of each kind (of generated streams, of corpus files): half the
+/// The number of mutants of each kind (of generated streams, of corpus files): a quarter of the
 /// streams of the run. (llvm-bcanalyzer takes 25 ms to start, most of the run's time.)
 fn mutant_count() -> usize {
-    run_size().0 / 2
+    run_size().0 / 4
 }
 
 /// The stream of `seed` and `index`: the same on every machine and run.
