@@ -428,8 +428,15 @@ impl<'a> BitReader<'a> {
 
     /// Skips to the next multiple of 32 bits. Past the end of the input it stops at the
     /// end (as LLVM does), so the next read reports the truncation.
+    ///
+    /// In an input that is not whole 32-bit words (only a wrapper's stream can be), the
+    /// last 64-bit word is aligned as LLVM aligns it: its `SkipToFourByteBoundary` keeps
+    /// the word's last 32 bits when at least 32 are left, else drops the word.
     pub fn align32(&mut self) {
         let pos = self.position();
+        if self.len_bits() % 32 != 0 {
+            return self.align32_in_a_partial_stream(pos);
+        }
         let aligned = pos.next_multiple_of(32);
         let skip = (aligned - pos) as u32;
         if skip < self.cached {
@@ -440,6 +447,19 @@ impl<'a> BitReader<'a> {
             // In range by construction, so this cannot fail.
             let _ = self.jump_to(target);
         }
+    }
+
+    /// `align32` as LLVM's cursor does it, which reads 64-bit words from the stream's
+    /// start and the rest of the stream as its last word.
+    #[cold]
+    fn align32_in_a_partial_stream(&mut self, pos: u64) {
+        if pos % 64 == 0 {
+            return;
+        }
+        let word_end = (pos / 64 * 64 + 64).min(self.len_bits());
+        let target = if word_end - pos >= 32 { word_end - 32 } else { word_end };
+        // In range by construction, so this cannot fail.
+        let _ = self.jump_to(target);
     }
 
     /// Moves to bit `pos` (at most the input length).
@@ -679,6 +699,25 @@ mod tests {
         let err = r.read_vbr(6).unwrap_err();
         assert!(matches!(err.kind(), ErrorKind::Truncated { .. }));
         assert_eq!(err.bit_offset(), 4);
+    }
+
+    #[test]
+    fn align_in_a_stream_of_partial_words_is_llvms() {
+        // 14 bytes: one 64-bit word, then a last word of 48 bits.
+        let data: Vec<u8> = (0..14).collect();
+        let mut r = BitReader::new(&data);
+        r.read(3).unwrap();
+        r.align32();
+        assert_eq!(r.position(), 32, "a whole word aligns as usual");
+        r.jump_to(67).unwrap();
+        r.align32();
+        assert_eq!(r.position(), 64 + 16, "45 bits left in the last word: its last 32 kept");
+        r.jump_to(64 + 20).unwrap();
+        r.align32();
+        assert_eq!(r.position(), 112, "28 bits left in the last word: the word dropped");
+        r.jump_to(64).unwrap();
+        r.align32();
+        assert_eq!(r.position(), 64, "at a word's start nothing moves");
     }
 
     #[test]

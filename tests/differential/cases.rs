@@ -135,6 +135,32 @@ pub fn all() -> Vec<Case> {
             llvm_15: Verdict::WiderThan32Bits,
         },
         Case {
+            // A wrapper whose stream is 2 bytes longer than its words: LLVM reads the last
+            // 48 bits as one word, and its alignment after the block (17 bits left in that
+            // word) drops the rest, which the project once read as another top-level entry
+            // (found by the mutant run).
+            name: "wrapper-stream-of-partial-words",
+            bytes: {
+                // Four records of no operands: END_BLOCK ends at bit 159, 31 bits into the
+                // stream's last 64-bit word (5 words and 2 bytes: 48 bits).
+                let stream = in_block(3, |w| {
+                    for _ in 0..4 {
+                        w.unabbreviated_record(4, &[]).unwrap();
+                    }
+                });
+                assert_eq!(stream.len(), 20);
+                let mut out = Vec::new();
+                for word in [0x0B17_C0DE, 0, 20, stream.len() as u32 + 2, 0] {
+                    out.extend_from_slice(&u32::to_le_bytes(word));
+                }
+                out.extend_from_slice(&stream);
+                out.extend_from_slice(&[0xff, 0xff, 0, 0]);
+                out
+            },
+            llvm_14: Verdict::BothRead,
+            llvm_15: Verdict::BothRead,
+        },
+        Case {
             // A record through VBR chunks of 40 bits: LLVM 14 reads the value with
             // undefined shifts (57 for 2^60 + 12345); LLVM 15 refuses the definition.
             name: "vbr-chunks-of-40-bits",
