@@ -256,9 +256,10 @@ fn truncated_inside_a_blob() {
 }
 
 /// The input ends inside a nested block's 32-bit length word. As in LLVM, whose cursor
-/// reads the last 2 bytes as a 16-bit last word, the alignment before the length word
-/// drops that word (under 32 bits of it left), so the error is at the end of the input,
-/// reading the new block's first abbreviation id.
+/// reads the header's word and the 2 bytes after it as one 48-bit last word, the alignment
+/// before the length word moves to 32 bits before the input's end: the "length word" is the
+/// header's padding and the cut word's 2 bytes, and the error comes at the end of the
+/// input, reading the new block's first abbreviation id.
 #[test]
 fn truncated_inside_a_block_length_word() {
     let mut w = StreamWriter::llvm_ir();
