@@ -705,19 +705,17 @@ mod tests {
     fn align_in_a_stream_of_partial_words_is_llvms() {
         // 14 bytes: one 64-bit word, then a last word of 48 bits.
         let data: Vec<u8> = (0..14).collect();
-        let mut r = BitReader::new(&data);
-        r.read(3).unwrap();
-        r.align32();
-        assert_eq!(r.position(), 32, "a whole word aligns as usual");
-        r.jump_to(67).unwrap();
-        r.align32();
-        assert_eq!(r.position(), 64 + 16, "45 bits left in the last word: its last 32 kept");
-        r.jump_to(64 + 20).unwrap();
-        r.align32();
-        assert_eq!(r.position(), 112, "28 bits left in the last word: the word dropped");
-        r.jump_to(64).unwrap();
-        r.align32();
-        assert_eq!(r.position(), 64, "at a word's start nothing moves");
+        for (from, to, why) in [
+            (3, 32, "a whole word aligns as usual"),
+            (67, 64 + 16, "45 bits left in the last word: its last 32 kept"),
+            (64 + 20, 112, "28 bits left in the last word: the word dropped"),
+            (64, 64, "at a word's start nothing moves"),
+        ] {
+            let mut r = BitReader::new(&data);
+            r.jump_to(from).unwrap();
+            r.align32();
+            assert_eq!(r.position(), to, "{why}");
+        }
     }
 
     #[test]

@@ -407,7 +407,7 @@ impl<'a> Cursor<'a> {
                         ));
                     }
                     if self.blockinfo_builder.is_some() {
-                        self.apply_blockinfo_record(code, id, blob.is_some(), start)?;
+                        self.apply_blockinfo_record(code, id, blob, start)?;
                     }
                     let bit_offset = self.base_bit + start;
                     let path = BlockPath::of(&self.scopes);
@@ -533,37 +533,19 @@ impl<'a> Cursor<'a> {
         Ok(())
     }
 
-    /// The operands of the BLOCKINFO record at `start`, written through abbreviation
-    /// `abbrev_id` with a blob, as LLVM's BLOCKINFO reader takes them: it reads the record
-    /// without a blob, so the blob's bytes stand among the operands where the blob is.
-    #[cold]
-    fn blockinfo_operands_with_blob(&self, abbrev_id: u64, start: u64) -> Result<Vec<u64>> {
-        let (Some(scope), mut r) = (self.scopes.last(), self.reader.clone()) else { return Ok(Vec::new()) };
-        let Some((first, rest)) = scope.abbrev(abbrev_id).and_then(|a| a.ops().split_first()) else {
-            return Ok(Vec::new());
-        };
-        // The record read once more, from its abbreviation id.
-        r.jump_to(start)?;
-        r.read(scope.abbrev_width)?;
-        if let AbbrevOp::Scalar(code) = first {
-            code.read(&mut r)?;
-        }
-        let mut ops = Vec::new();
-        read_abbreviated_ops::<true>(&mut r, rest, &mut ops, &self.limits)?;
-        Ok(ops)
-    }
-
+    /// Applies a record of a BLOCKINFO block. LLVM's BLOCKINFO reader reads its records
+    /// without a blob, so a blob's bytes stand among the operands where the blob is.
     fn apply_blockinfo_record(
         &mut self,
         code: u32,
         abbrev_id: u64,
-        has_blob: bool,
+        blob: Option<&[u8]>,
         start: u64,
     ) -> Result<()> {
-        let in_place = match has_blob {
-            true => Some(self.blockinfo_operands_with_blob(abbrev_id, start).map_err(|e| self.locate(e))?),
-            false => None,
-        };
+        let in_place = blob.and_then(|bytes| {
+            let abbrev = self.scopes.last()?.abbrev(abbrev_id)?;
+            Some(abbrev.operands_with_blob_in_place(&self.ops, bytes))
+        });
         let ops = in_place.as_deref().unwrap_or(&self.ops);
         let Some(builder) = self.blockinfo_builder.as_mut() else { return Ok(()) };
         let ok = match code {
@@ -714,17 +696,15 @@ fn read_abbreviated<'a>(
             return Err(Error::new(ErrorKind::UnusableAbbrev { id: abbrev_id, problem }, start));
         }
     };
-    match read_abbreviated_ops::<false>(r, rest, ops, limits) {
+    match read_abbreviated_ops(r, rest, ops, limits) {
         Ok(blob) => Ok((code, blob)),
         Err(e) => Err(e.with_record_code(code)),
     }
 }
 
-/// Reads the operands after the code as `rest` lays them out; returns the blob (the last,
-/// when there are several). With `BLOB_IN_PLACE`, as LLVM reads a record when it asks for no
-/// blob (BLOCKINFO's records), each blob's bytes go among the operands instead.
+/// Reads the operands after the code as `rest` lays them out; returns the blob.
 #[inline(always)]
-fn read_abbreviated_ops<'a, const BLOB_IN_PLACE: bool>(
+fn read_abbreviated_ops<'a>(
     r: &mut BitReader<'a>,
     rest: &[AbbrevOp],
     ops: &mut Vec<u64>,
@@ -743,14 +723,7 @@ fn read_abbreviated_ops<'a, const BLOB_IN_PLACE: bool>(
                 check_count(r, claimed, count_start, limits)?;
                 read_array(r, e, count, ops)?;
             }
-            AbbrevOp::Blob => {
-                let bytes = read_blob(r, limits)?;
-                if BLOB_IN_PLACE {
-                    ops.extend(bytes.iter().map(|&b| u64::from(b)));
-                } else {
-                    blob = Some(bytes);
-                }
-            }
+            AbbrevOp::Blob => blob = Some(read_blob(r, limits)?),
         }
     }
     Ok(blob)

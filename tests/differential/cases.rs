@@ -42,6 +42,34 @@ fn unfinished(body: impl FnOnce(&mut StreamWriter)) -> Vec<u8> {
     w.bits().bytes().to_vec()
 }
 
+/// Two BLOCKINFO blocks and a block 9: the first declares `setbid` for block 0; the second
+/// (first declaring it again when `redeclare`) writes a SETBID through it with `ops` and
+/// `blob`, then declares `[2, array of fixed 1]`; block 9 writes a record through that.
+fn setbid_through_an_abbreviation(
+    setbid: Abbrev,
+    redeclare: bool,
+    ops: &[u64],
+    blob: Option<&[u8]>,
+) -> Vec<u8> {
+    let mut w = StreamWriter::new(*b"DIFF");
+    w.enter_block(0, 3).unwrap();
+    w.set_bid(0).unwrap();
+    w.define_abbrev(setbid.clone()).unwrap();
+    w.end_block().unwrap();
+    w.enter_block(0, 3).unwrap();
+    if redeclare {
+        w.set_bid(0).unwrap();
+        w.define_abbrev(setbid).unwrap();
+    }
+    w.abbreviated_record(4, 1, ops, blob).unwrap();
+    w.define_abbrev(abbrev(vec![DefinedOp::Literal(2), DefinedOp::Array, DefinedOp::Fixed(1)])).unwrap();
+    w.end_block().unwrap();
+    w.enter_block(9, 3).unwrap();
+    w.abbreviated_record(4, 2, &[1, 0, 1], None).unwrap();
+    w.end_block().unwrap();
+    w.finish().unwrap()
+}
+
 /// A METADATA_STRINGS record (block 15, code 35) whose blob says 2 strings of 3 and 9
 /// bytes but holds 5 characters, in a stream with `magic`.
 fn short_metadata_strings(magic: [u8; 4]) -> Vec<u8> {
@@ -238,21 +266,7 @@ pub fn all() -> Vec<Case> {
             // the block again with what it declares for block 0 (nothing) and its own
             // definitions so far (none yet), so there the abbreviation is undefined.
             name: "blockinfo-record-through-an-inherited-abbreviation",
-            bytes: {
-                let mut w = StreamWriter::new(*b"DIFF");
-                w.enter_block(0, 3).unwrap();
-                w.set_bid(0).unwrap();
-                w.define_abbrev(abbrev(vec![Literal(1), Fixed(5)])).unwrap();
-                w.end_block().unwrap();
-                w.enter_block(0, 3).unwrap();
-                w.abbreviated_record(4, 1, &[9], None).unwrap();
-                w.define_abbrev(abbrev(vec![Literal(2), Array, Fixed(1)])).unwrap();
-                w.end_block().unwrap();
-                w.enter_block(9, 3).unwrap();
-                w.abbreviated_record(4, 2, &[1, 0, 1], None).unwrap();
-                w.end_block().unwrap();
-                w.finish().unwrap()
-            },
+            bytes: setbid_through_an_abbreviation(abbrev(vec![Literal(1), Fixed(5)]), false, &[9], None),
             llvm_14: Verdict::BlockinfoDumpedWithOtherAbbrevs,
             llvm_15: Verdict::BlockinfoDumpedWithOtherAbbrevs,
         },
@@ -260,24 +274,7 @@ pub fn all() -> Vec<Case> {
             // The same, the second BLOCKINFO first declaring for block 0 what it inherited:
             // both passes read the same, and the two agree.
             name: "blockinfo-record-through-a-redeclared-abbreviation",
-            bytes: {
-                let mut w = StreamWriter::new(*b"DIFF");
-                w.enter_block(0, 3).unwrap();
-                w.set_bid(0).unwrap();
-                let setbid = abbrev(vec![Literal(1), Fixed(5)]);
-                w.define_abbrev(setbid.clone()).unwrap();
-                w.end_block().unwrap();
-                w.enter_block(0, 3).unwrap();
-                w.set_bid(0).unwrap();
-                w.define_abbrev(setbid).unwrap();
-                w.abbreviated_record(4, 1, &[9], None).unwrap();
-                w.define_abbrev(abbrev(vec![Literal(2), Array, Fixed(1)])).unwrap();
-                w.end_block().unwrap();
-                w.enter_block(9, 3).unwrap();
-                w.abbreviated_record(4, 2, &[1, 0, 1], None).unwrap();
-                w.end_block().unwrap();
-                w.finish().unwrap()
-            },
+            bytes: setbid_through_an_abbreviation(abbrev(vec![Literal(1), Fixed(5)]), true, &[9], None),
             llvm_14: Verdict::BothRead,
             llvm_15: Verdict::BothRead,
         },
@@ -290,24 +287,12 @@ pub fn all() -> Vec<Case> {
             // first declares again for block 0 what it inherited, so that the analyzer's
             // second reading of it agrees.
             name: "blockinfo-setbid-with-a-blob",
-            bytes: {
-                let setbid = abbrev(vec![Literal(1), Blob, Fixed(3)]);
-                let mut w = StreamWriter::new(*b"DIFF");
-                w.enter_block(0, 3).unwrap();
-                w.set_bid(0).unwrap();
-                w.define_abbrev(setbid.clone()).unwrap();
-                w.end_block().unwrap();
-                w.enter_block(0, 3).unwrap();
-                w.set_bid(0).unwrap();
-                w.define_abbrev(setbid).unwrap();
-                w.abbreviated_record(4, 1, &[3], Some(&[9, 9])).unwrap();
-                w.define_abbrev(abbrev(vec![Literal(2), Array, Fixed(1)])).unwrap();
-                w.end_block().unwrap();
-                w.enter_block(9, 3).unwrap();
-                w.abbreviated_record(4, 2, &[1, 0, 1], None).unwrap();
-                w.end_block().unwrap();
-                w.finish().unwrap()
-            },
+            bytes: setbid_through_an_abbreviation(
+                abbrev(vec![Literal(1), Blob, Fixed(3)]),
+                true,
+                &[3],
+                Some(&[9, 9]),
+            ),
             llvm_14: Verdict::BothRead,
             llvm_15: Verdict::BothRead,
         },
