@@ -104,8 +104,8 @@ BENCH_FILES="$files" BENCH_PAIRED_ROUNDS="$paired_rounds" cargo bench --bench sp
 if [ "$macro" = 1 ]; then
   echo "run.sh: macro figures" >&2
   {
-    echo "\$ cargo test -p bitcode-derive --release -- --ignored --nocapture expansion_report"
-    cargo test -q -p bitcode-derive --release -- --ignored --nocapture expansion_report 2>/dev/null \
+    echo "\$ cargo test -p bitcode-schema-derive --release -- --ignored --nocapture expansion_report"
+    cargo test -q -p bitcode-schema-derive --release -- --ignored --nocapture expansion_report 2>/dev/null \
       | grep -E '\.toml: ' || echo "(expansion_report failed)"
     echo
     cargo build -q --release --lib 2>/dev/null || true

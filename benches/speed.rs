@@ -7,15 +7,15 @@
 //!   operands and blob length read;
 //! - `llvm_bitcode`: the same with the `llvm-bitcode` crate's streaming reader
 //!   (`BitStreamReader::iter_bitcode`, blocks and records read in place, no tree built);
-//! - `typed_check`: `bitcode::llvm::check_stream` (every record decoded typed);
-//! - `typed_check_parallel`: `bitcode::llvm::check_stream_parallel` (the same, independent
+//! - `typed_check`: `bitcode_schema::llvm::check_stream` (every record decoded typed);
+//! - `typed_check_parallel`: `bitcode_schema::llvm::check_stream_parallel` (the same, independent
 //!   blocks on rayon's pool), on a pool of one thread per core, each thread pinned to its
 //!   core. On the project's two-core VMs the scheduler often puts a woken thread on the
 //!   core of the thread that woke it and leaves it there for 4-8 ms: two threads that each
 //!   spin for 4 ms took 8 ms in 15 of 20 runs, with rayon's pool or `std::thread::scope`
 //!   alike. Unpinned, the measurement would mostly tell where the scheduler put the
 //!   threads; the paired pass also measures rayon's default pool, as users get it;
-//! - `symbols`: `bitcode::llvm::module_symbols` (the module's own records, bodies skipped).
+//! - `symbols`: `bitcode_schema::llvm::module_symbols` (the module's own records, bodies skipped).
 //!
 //! Inputs: `BENCH_FILES=path1:path2` when set; otherwise every `.bc` in
 //! `target/bench-inputs/` (`bench/make-inputs.sh`) and the largest files of
@@ -36,8 +36,8 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use bitcode::llvm::{check_stream, check_stream_parallel, CheckReport};
-use bitcode::{Entry, Input, Magic};
+use bitcode_schema::llvm::{check_stream, check_stream_parallel, CheckReport};
+use bitcode_schema::{Entry, Input, Magic};
 use criterion::{Criterion, SamplingMode, Throughput};
 use llvm_bitcode::bitcode::{Payload, RecordIter, Signature};
 use llvm_bitcode::read::{BlockItem, BlockIter, Error as LbError};
@@ -66,7 +66,7 @@ impl Tally {
 
     /// One record of the project's walk: its code, operands and blob length.
     #[inline(always)]
-    fn record(&mut self, r: &bitcode::Record<'_, '_>) {
+    fn record(&mut self, r: &bitcode_schema::Record<'_, '_>) {
         self.records += 1;
         self.add(u64::from(r.code));
         for &op in r.ops {
@@ -81,7 +81,7 @@ impl Tally {
 // caller, the two copies of the walk were laid out apart and ran up to 6% apart
 // (raw/llvm-bitcode 2.38 in the paired rounds against 2.53 from criterion, same run).
 #[inline(never)]
-fn raw_walk(bytes: &[u8]) -> bitcode::Result<Tally> {
+fn raw_walk(bytes: &[u8]) -> bitcode_schema::Result<Tally> {
     let mut tally = Tally::default();
     let input = Input::parse(bytes)?;
     for stream in input.streams()? {
@@ -97,7 +97,7 @@ fn raw_walk(bytes: &[u8]) -> bitcode::Result<Tally> {
 
 /// The raw walk split into the records of BLOCKINFO blocks and the others (not timed):
 /// llvm-bitcode applies BLOCKINFO records without returning them.
-fn raw_walk_split(bytes: &[u8]) -> bitcode::Result<(Tally, Tally)> {
+fn raw_walk_split(bytes: &[u8]) -> bitcode_schema::Result<(Tally, Tally)> {
     let (mut blockinfo, mut other) = (Tally::default(), Tally::default());
     let input = Input::parse(bytes)?;
     for stream in input.streams()? {
@@ -154,7 +154,7 @@ fn llvm_bitcode_record(mut record: RecordIter<'_, '_>, tally: &mut Tally) -> Res
 }
 
 /// The LLVM IR streams of `input`.
-fn ir_streams<'i>(input: &'i Input<'_>) -> bitcode::Result<Vec<bitcode::Bitstream<'i>>> {
+fn ir_streams<'i>(input: &'i Input<'_>) -> bitcode_schema::Result<Vec<bitcode_schema::Bitstream<'i>>> {
     Ok(input.streams()?.into_iter().filter(|s| s.magic() == Magic::LlvmIr).collect())
 }
 
@@ -162,8 +162,8 @@ fn ir_streams<'i>(input: &'i Input<'_>) -> bitcode::Result<Vec<bitcode::Bitstrea
 /// `check_stream_parallel`).
 fn typed_check(
     bytes: &[u8],
-    check: fn(&bitcode::Bitstream<'_>) -> bitcode::Result<CheckReport>,
-) -> bitcode::Result<CheckReport> {
+    check: fn(&bitcode_schema::Bitstream<'_>) -> bitcode_schema::Result<CheckReport>,
+) -> bitcode_schema::Result<CheckReport> {
     let input = Input::parse(bytes)?;
     let mut report = CheckReport::default();
     for stream in ir_streams(&input)? {
@@ -173,11 +173,11 @@ fn typed_check(
 }
 
 /// How many global values the module summaries hold.
-fn symbols(bytes: &[u8]) -> bitcode::Result<usize> {
+fn symbols(bytes: &[u8]) -> bitcode_schema::Result<usize> {
     let input = Input::parse(bytes)?;
     let mut count = 0;
     for stream in ir_streams(&input)? {
-        count += bitcode::llvm::module_symbols(&stream)?.iter().map(Vec::len).sum::<usize>();
+        count += bitcode_schema::llvm::module_symbols(&stream)?.iter().map(Vec::len).sum::<usize>();
     }
     Ok(count)
 }
@@ -372,7 +372,7 @@ fn pinned_pool() -> Option<ThreadPool> {
 
 /// The parallel check of every stream of the file, on `pool` (rayon's default pool when
 /// `None`), called from this thread as users call it.
-fn parallel_check(bytes: &[u8], pool: Option<&ThreadPool>) -> bitcode::Result<CheckReport> {
+fn parallel_check(bytes: &[u8], pool: Option<&ThreadPool>) -> bitcode_schema::Result<CheckReport> {
     match pool {
         Some(pool) => pool.install(|| typed_check(bytes, check_stream_parallel)),
         None => typed_check(bytes, check_stream_parallel),

@@ -1,6 +1,6 @@
 //! Typed, schema-driven decoders for LLVM bitcode and other LLVM bitstream formats.
 //!
-//! This facade re-exports the runtime reader ([`bitcode_runtime`]) and the `schema!` macro.
+//! This facade re-exports the runtime reader ([`bitcode_schema_runtime`]) and the `schema!` macro.
 // Input-driven code has no panic paths (the runtime denies the same).
 #![cfg_attr(
     not(test),
@@ -9,9 +9,9 @@
 
 pub mod llvm;
 
-pub use bitcode_derive::schema;
-pub use bitcode_runtime as runtime;
-pub use bitcode_runtime::{
+pub use bitcode_schema_derive::schema;
+pub use bitcode_schema_runtime as runtime;
+pub use bitcode_schema_runtime::{
     Abbrev, AbbrevOp, AbbrevProblem, BitReader, Bitstream, BlockHeader, BlockInfoStore, BlockPath, Cursor,
     DefinedOp, Entry, Error, ErrorKind, Input, Limits, Magic, Record, Result, ScalarEncoding, WrapperHeader,
 };

@@ -458,15 +458,15 @@ fn clang22_fixture_holds_the_unused_abbreviation_and_reads_as_llvm_bcanalyzer() 
     );
 
     // The project reads every record of it.
-    let walk = || -> bitcode::Result<(u64, u64)> {
+    let walk = || -> bitcode_schema::Result<(u64, u64)> {
         let (mut records, mut blocks) = (0, 0);
-        for stream in bitcode::Input::parse(&data)?.streams()? {
+        for stream in bitcode_schema::Input::parse(&data)?.streams()? {
             let mut cursor = stream.cursor();
             while let Some(entry) = cursor.next_entry()? {
                 match entry {
-                    bitcode::Entry::Record(_) => records += 1,
-                    bitcode::Entry::Block(_) => blocks += 1,
-                    bitcode::Entry::EndBlock(_) => {}
+                    bitcode_schema::Entry::Record(_) => records += 1,
+                    bitcode_schema::Entry::Block(_) => blocks += 1,
+                    bitcode_schema::Entry::EndBlock(_) => {}
                 }
             }
         }

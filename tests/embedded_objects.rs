@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use bitcode::{ErrorKind, Input};
+use bitcode_schema::{ErrorKind, Input};
 use common::*;
 
 fn fixture(name: &str) -> PathBuf {
@@ -105,11 +105,11 @@ fn objects_of_every_format_yield_their_bitcode_sections() {
         let streams = input.streams().unwrap();
         assert_eq!(streams.len(), sections.len(), "{file}");
         for stream in &streams {
-            assert_eq!(stream.magic(), bitcode::Magic::LlvmIr, "{file}");
+            assert_eq!(stream.magic(), bitcode_schema::Magic::LlvmIr, "{file}");
             let mut cursor = stream.cursor();
             let mut records = 0;
             while let Some(entry) = cursor.next_entry().unwrap_or_else(|e| panic!("{file}: {e}")) {
-                records += matches!(entry, bitcode::Entry::Record(_)) as usize;
+                records += matches!(entry, bitcode_schema::Entry::Record(_)) as usize;
             }
             assert!(records > 50, "{file}: only {records} records");
         }
@@ -130,7 +130,7 @@ fn sections_match_llvm_tools_and_traces_match_the_analyzer() {
     let scratch = tempfile::tempdir().unwrap();
     for (file, sections) in EXPECTATIONS {
         let bytes = std::fs::read(fixture(file)).unwrap();
-        let found = bitcode::runtime::embedded::embedded_bitcode(&bytes).unwrap();
+        let found = bitcode_schema::runtime::embedded::embedded_bitcode(&bytes).unwrap();
         let names: Vec<&str> = found.iter().map(|s| s.section.as_str()).collect();
         let expected_names: Vec<&str> = sections.iter().map(|s| s.0).collect();
         assert_eq!(names, expected_names, "{file}");

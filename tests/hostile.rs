@@ -89,9 +89,9 @@ fn seed_for(name: &str) -> u64 {
 
 /// Decodes `bytes` as a user would: the input's streams, each walked to its end. Gives the
 /// first error, or a message when the walk returns more entries than the input has bits.
-fn decode(bytes: &[u8]) -> Result<Option<bitcode::Error>, String> {
+fn decode(bytes: &[u8]) -> Result<Option<bitcode_schema::Error>, String> {
     let bound = bytes.len() as u64 * 8 + 1;
-    let input = match bitcode::Input::parse(bytes) {
+    let input = match bitcode_schema::Input::parse(bytes) {
         Ok(input) => input,
         Err(e) => return Ok(Some(e)),
     };

@@ -219,9 +219,9 @@ fn every_record_of_every_corpus_file_decodes_typed() {
 /// How many modules `module_symbols` finds in a .bc (0 when it cannot read it).
 fn module_count(path: &Path) -> usize {
     let Ok(bytes) = std::fs::read(path) else { return 0 };
-    let Ok(input) = bitcode::Input::parse(&bytes) else { return 0 };
+    let Ok(input) = bitcode_schema::Input::parse(&bytes) else { return 0 };
     let Ok(streams) = input.streams() else { return 0 };
-    streams.iter().filter_map(|s| bitcode::llvm::module_symbols(s).ok()).map(|m| m.len()).sum()
+    streams.iter().filter_map(|s| bitcode_schema::llvm::module_symbols(s).ok()).map(|m| m.len()).sum()
 }
 
 #[test]
@@ -365,13 +365,13 @@ fn symbols_of_llvm_fixtures_equal_llvm_dis_14() {
 fn symbols_never_walk_function_bodies() {
     let Some(shared) = require_shared(TEST) else { return };
     let bytes = std::fs::read(shared.join("corpus/clang16__switchphi__O2.bc")).unwrap();
-    let stream = bitcode::Bitstream::new(&bytes).unwrap();
-    let expected = bitcode::llvm::module_symbols(&stream).unwrap();
+    let stream = bitcode_schema::Bitstream::new(&bytes).unwrap();
+    let expected = bitcode_schema::llvm::module_symbols(&stream).unwrap();
     // Find every function body's content (after its length word, before its END_BLOCK).
     let mut bodies = Vec::new();
     let mut cursor = stream.cursor();
     while let Some(entry) = cursor.next_entry().unwrap() {
-        if let bitcode::Entry::Block(h) = entry {
+        if let bitcode_schema::Entry::Block(h) = entry {
             if h.id == 12 {
                 let start = (cursor.position() / 8) as usize;
                 bodies.push(start..start + h.words as usize * 4 - 4);
@@ -384,9 +384,9 @@ fn symbols_never_walk_function_bodies() {
     for body in &bodies {
         garbled[body.clone()].fill(0xff);
     }
-    let stream = bitcode::Bitstream::new(&garbled).unwrap();
-    assert_eq!(bitcode::llvm::module_symbols(&stream).unwrap(), expected);
-    assert!(bitcode::llvm::check_stream(&stream).is_err(), "the garbage is really there");
+    let stream = bitcode_schema::Bitstream::new(&garbled).unwrap();
+    assert_eq!(bitcode_schema::llvm::module_symbols(&stream).unwrap(), expected);
+    assert!(bitcode_schema::llvm::check_stream(&stream).is_err(), "the garbage is really there");
 }
 
 /// A version 2 module's names are slices of its string table, borrowed from the input
@@ -395,8 +395,8 @@ fn symbols_never_walk_function_bodies() {
 fn symbol_names_borrow_the_string_table() {
     let Some(shared) = require_shared(TEST) else { return };
     let bytes = std::fs::read(shared.join("corpus/clang16__switchphi__O2.bc")).unwrap();
-    let stream = bitcode::Bitstream::new(&bytes).unwrap();
-    let modules = bitcode::llvm::module_symbols(&stream).unwrap();
+    let stream = bitcode_schema::Bitstream::new(&bytes).unwrap();
+    let modules = bitcode_schema::llvm::module_symbols(&stream).unwrap();
     let symbols: Vec<_> = modules.iter().flatten().collect();
     assert!(symbols.len() > 3, "{} symbols", symbols.len());
     let input = bytes.as_ptr_range();

@@ -157,12 +157,12 @@ fn check_file(
     listings: &HashMap<PathBuf, String>,
 ) -> Result<Checked, String> {
     let bytes = std::fs::read(file).map_err(|e| e.to_string())?;
-    let input = bitcode::Input::parse(&bytes).map_err(|e| e.to_string())?;
+    let input = bitcode_schema::Input::parse(&bytes).map_err(|e| e.to_string())?;
     let streams = input.streams().map_err(|e| e.to_string())?;
     let [stream] = streams.as_slice() else { return Err(format!("{} streams", streams.len())) };
 
     // Symbols: one list per module, each printed as ll-symbols prints its module.
-    let ours = bitcode::llvm::module_symbols(stream).map_err(|e| e.to_string())?;
+    let ours = bitcode_schema::llvm::module_symbols(stream).map_err(|e| e.to_string())?;
     if ours.len() != modules.len() {
         return Err(format!("module_symbols gives {} modules, the file has {}", ours.len(), modules.len()));
     }
@@ -198,8 +198,8 @@ fn check_file(
         .map_err(|e| format!("trace: {e}"))?;
 
     // The typed check, sequential and parallel.
-    let report = bitcode::llvm::check_stream(stream).map_err(|e| e.to_string())?;
-    let parallel = bitcode::llvm::check_stream_parallel(stream).map_err(|e| e.to_string())?;
+    let report = bitcode_schema::llvm::check_stream(stream).map_err(|e| e.to_string())?;
+    let parallel = bitcode_schema::llvm::check_stream_parallel(stream).map_err(|e| e.to_string())?;
     if parallel != report {
         return Err(format!("parallel check {} / check {}", parallel.summary(), report.summary()));
     }

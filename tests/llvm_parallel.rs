@@ -8,9 +8,9 @@ mod common;
 
 use std::process::Command;
 
-use bitcode::llvm::{check_stream, check_stream_parallel, LlvmContext, Walker, WalkerEvent};
-use bitcode::Input;
-use bitcode::Record;
+use bitcode_schema::llvm::{check_stream, check_stream_parallel, LlvmContext, Walker, WalkerEvent};
+use bitcode_schema::Input;
+use bitcode_schema::Record;
 use common::*;
 
 const TEST: &str = "llvm_parallel";

@@ -10,9 +10,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use bitcode::llvm::ir::{function_block, value_symtab_block};
-use bitcode::llvm::{Walker, WalkerEvent};
-use bitcode::{Bitstream, Input};
+use bitcode_schema::llvm::ir::{function_block, value_symtab_block};
+use bitcode_schema::llvm::{Walker, WalkerEvent};
+use bitcode_schema::{Bitstream, Input};
 
 /// FUNCTION_BLOCK records that are not instructions of the .ll text.
 fn is_instruction(code: u32) -> bool {

@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use bitcode::{BitReader, Entry, Input};
+use bitcode_schema::{BitReader, Entry, Input};
 use common::*;
 
 /// The module the damaged copies are made of: clang 14's hello, -O2 (a plain .bc).
@@ -104,17 +104,17 @@ fn damaged_triple(bytes: &[u8]) -> Damaged {
 
 /// The first error of the schema's `decode_record` over a plain cursor walk: the error as
 /// the generated decoder gave it, nothing added.
-fn first_decode_error(bytes: &[u8]) -> bitcode::Error {
+fn first_decode_error(bytes: &[u8]) -> bitcode_schema::Error {
     let input = Input::parse(bytes).unwrap();
     let stream = input.streams().unwrap().into_iter().next().unwrap();
     let mut cursor = stream.cursor();
-    let mut ctx = bitcode::runtime::decode::BasicContext { version: 2, ..Default::default() };
+    let mut ctx = bitcode_schema::runtime::decode::BasicContext { version: 2, ..Default::default() };
     loop {
         let block = cursor.current_block();
         let Some(entry) = cursor.next_entry().unwrap() else { panic!("every record decoded") };
         if let (Some(block), Entry::Record(record)) = (block, entry) {
             if block != 0 {
-                if let Err(e) = bitcode::llvm::ir::decode_record(block, &record, &mut ctx) {
+                if let Err(e) = bitcode_schema::llvm::ir::decode_record(block, &record, &mut ctx) {
                     return e;
                 }
             }
@@ -133,7 +133,7 @@ fn generated_decoders_name_path_record_field_value_and_bit() {
         assert_eq!(err.bit_offset(), damaged.at, "{err}");
         assert_eq!(err.block_path(), damaged.path, "{err}");
         assert_eq!(err.record_code(), Some(damaged.code), "{err}");
-        assert!(matches!(err.kind(), bitcode::ErrorKind::Field { .. }), "{err}");
+        assert!(matches!(err.kind(), bitcode_schema::ErrorKind::Field { .. }), "{err}");
     }
 }
 
@@ -141,15 +141,15 @@ fn generated_decoders_name_path_record_field_value_and_bit() {
 fn llvm_check_and_symbols_give_the_decoders_message() {
     let Some((_, bytes)) = module("llvm_check_and_symbols_give_the_decoders_message") else { return };
     for damaged in [damaged_kind(&bytes), damaged_triple(&bytes)] {
-        let stream = bitcode::Bitstream::new(&damaged.bytes).unwrap();
-        let sequential = bitcode::llvm::check_stream(&stream).unwrap();
-        let parallel = bitcode::llvm::check_stream_parallel(&stream).unwrap();
+        let stream = bitcode_schema::Bitstream::new(&damaged.bytes).unwrap();
+        let sequential = bitcode_schema::llvm::check_stream(&stream).unwrap();
+        let parallel = bitcode_schema::llvm::check_stream_parallel(&stream).unwrap();
         assert_eq!(sequential.first_errors, std::slice::from_ref(&damaged.message));
         assert_eq!(parallel.first_errors, sequential.first_errors);
     }
     let damaged = damaged_triple(&bytes);
-    let stream = bitcode::Bitstream::new(&damaged.bytes).unwrap();
-    let err = bitcode::llvm::module_symbols(&stream).unwrap_err();
+    let stream = bitcode_schema::Bitstream::new(&damaged.bytes).unwrap();
+    let err = bitcode_schema::llvm::module_symbols(&stream).unwrap_err();
     assert_eq!(err.to_string(), damaged.message);
 }
 

@@ -28,18 +28,18 @@
 
 use std::ops::Range;
 
-use bitcode::runtime::container::WRAPPER_MAGIC;
-use bitcode::runtime::cursor::abbrev_ids;
-use bitcode::runtime::decode::{encode_signed, BasicContext, FieldProblem};
-use bitcode::runtime::writer::{wrap, BitWriter, StreamWriter};
-use bitcode::AbbrevOp::{self, Array, Blob, Literal, Scalar};
-use bitcode::ScalarEncoding::{Char6, Fixed, Vbr};
-use bitcode::{
+use bitcode_schema::runtime::container::WRAPPER_MAGIC;
+use bitcode_schema::runtime::cursor::abbrev_ids;
+use bitcode_schema::runtime::decode::{encode_signed, BasicContext, FieldProblem};
+use bitcode_schema::runtime::writer::{wrap, BitWriter, StreamWriter};
+use bitcode_schema::AbbrevOp::{self, Array, Blob, Literal, Scalar};
+use bitcode_schema::ScalarEncoding::{Char6, Fixed, Vbr};
+use bitcode_schema::{
     Abbrev, AbbrevProblem, Bitstream, Cursor, Entry, Error, ErrorKind, Input, Limits, Magic, Record,
 };
 
 mod every_kind {
-    bitcode::schema!("tests/schemas/every_kind.toml");
+    bitcode_schema::schema!("tests/schemas/every_kind.toml");
 }
 
 /// The block most cases write into, and its abbreviation id width.
@@ -886,11 +886,11 @@ fn more_abbreviations_in_a_block_than_the_limit() {
 fn stream_limits_reach_the_llvm_walk() {
     let (bytes, _, _) = invalid_constants_module(0);
     let stream = Bitstream::new(&bytes).unwrap();
-    assert!(bitcode::llvm::check_stream(&stream).is_ok());
+    assert!(bitcode_schema::llvm::check_stream(&stream).is_ok());
     let limited = stream.with_limits(Limits { max_depth: 1, ..Limits::default() });
-    let err = bitcode::llvm::check_stream(&limited).unwrap_err();
+    let err = bitcode_schema::llvm::check_stream(&limited).unwrap_err();
     assert_eq!(err.kind(), &ErrorKind::TooDeep { limit: 1 }, "{err}");
-    assert_eq!(err.block_path(), [bitcode::llvm::block_ids::MODULE], "{err}");
+    assert_eq!(err.block_path(), [bitcode_schema::llvm::block_ids::MODULE], "{err}");
     // The default limits let every corpus file through (tests/llvm_corpus.rs); they are
     // far above what LLVM's writers make.
     let defaults = Limits::default();
@@ -1021,7 +1021,7 @@ fn native_object_without_bitcode() {
 /// returns the first error as the decoder gave it (no path added: it has its record's).
 fn first_decode_error(
     bytes: &[u8],
-    mut decode: impl FnMut(u32, &Record<'_, '_>) -> bitcode::Result<()>,
+    mut decode: impl FnMut(u32, &Record<'_, '_>) -> bitcode_schema::Result<()>,
 ) -> Error {
     let stream = Bitstream::new(bytes).unwrap();
     let mut cursor = stream.cursor();
@@ -1092,7 +1092,7 @@ fn typed_decode_errors_name_block_record_field_and_value() {
 /// The LLVM IR schema: a GLOBALVAR (format version 2) that stops after its type.
 #[test]
 fn llvm_record_with_too_few_operands() {
-    use bitcode::llvm::ir;
+    use bitcode_schema::llvm::ir;
     let (bytes, at) = one_record(Magic::LlvmIr.bytes(), ir::module_block::ID, 7, &[0, 4, 3]);
     let mut ctx = BasicContext { version: 2, ..Default::default() };
     let err =
@@ -1115,7 +1115,7 @@ fn llvm_record_with_too_few_operands() {
 /// function), or a SETTYPE naming a type beyond the table. The walk (`check_stream`) stops
 /// with [`ErrorKind::Invalid`] at the offending record.
 fn invalid_constants_module(settype: u64) -> (Vec<u8>, u64, u32) {
-    use bitcode::llvm::block_ids::{CONSTANTS, MODULE, TYPE};
+    use bitcode_schema::llvm::block_ids::{CONSTANTS, MODULE, TYPE};
     let mut w = StreamWriter::llvm_ir();
     w.enter_block(MODULE, 3).unwrap();
     w.unabbreviated_record(1, &[2]).unwrap(); // VERSION 2
@@ -1144,25 +1144,25 @@ fn invalid_constants_module(settype: u64) -> (Vec<u8>, u64, u32) {
 
 #[test]
 fn llvm_null_constant_of_a_type_without_null_values() {
-    use bitcode::llvm::block_ids::{CONSTANTS, MODULE};
+    use bitcode_schema::llvm::block_ids::{CONSTANTS, MODULE};
     for (settype, what) in [(1, "void"), (2, "label"), (3, "a function type")] {
         let (bytes, at, code) = invalid_constants_module(settype);
         let stream = Bitstream::new(&bytes).unwrap();
-        let err = bitcode::llvm::check_stream(&stream).unwrap_err();
+        let err = bitcode_schema::llvm::check_stream(&stream).unwrap_err();
         let message = format!("invalid type for a constant null value: type {settype} is {what}");
         check_in_record(&err, ErrorKind::Invalid(message), at, &[MODULE, CONSTANTS], code);
     }
     // A null of a type that has one is fine.
     let (bytes, _, _) = invalid_constants_module(0);
-    let report = bitcode::llvm::check_stream(&Bitstream::new(&bytes).unwrap()).unwrap();
+    let report = bitcode_schema::llvm::check_stream(&Bitstream::new(&bytes).unwrap()).unwrap();
     assert_eq!((report.records, report.errors, report.unknown), (9, 0, 0), "{report:?}");
 }
 
 #[test]
 fn llvm_settype_beyond_the_type_table() {
-    use bitcode::llvm::block_ids::{CONSTANTS, MODULE};
+    use bitcode_schema::llvm::block_ids::{CONSTANTS, MODULE};
     let (bytes, at, code) = invalid_constants_module(4);
-    let err = bitcode::llvm::check_stream(&Bitstream::new(&bytes).unwrap()).unwrap_err();
+    let err = bitcode_schema::llvm::check_stream(&Bitstream::new(&bytes).unwrap()).unwrap_err();
     let message = "SETTYPE names type 4, the type table has 4 types".to_string();
     check_in_record(&err, ErrorKind::Invalid(message), at, &[MODULE, CONSTANTS], code);
 }

@@ -29,9 +29,9 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use bitcode::runtime::container::WRAPPER_MAGIC;
-use bitcode::runtime::writer::BitWriter;
-use bitcode::{Bitstream, Entry, Magic};
+use bitcode_schema::runtime::container::WRAPPER_MAGIC;
+use bitcode_schema::runtime::writer::BitWriter;
+use bitcode_schema::{Bitstream, Entry, Magic};
 use common::*;
 
 #[path = "../fuzz/bodies.rs"]
@@ -42,11 +42,11 @@ mod bodies;
 mod schemas {
     /// clang serialized diagnostics (`DIAG`).
     pub mod diagnostics {
-        bitcode::schema!("examples/bcdump/schemas/diagnostics.toml");
+        bitcode_schema::schema!("examples/bcdump/schemas/diagnostics.toml");
     }
     /// LLVM bitstream remarks (`RMRK`).
     pub mod remarks {
-        bitcode::schema!("examples/bcdump/schemas/remarks.toml");
+        bitcode_schema::schema!("examples/bcdump/schemas/remarks.toml");
     }
 }
 
@@ -405,11 +405,11 @@ impl Mutation {
 /// 1, it reads, but some records do not fit their schema types (or are unknown); 2, it
 /// reads and every record decodes.
 fn outcome(bytes: &[u8]) -> usize {
-    let Ok(input) = bitcode::Input::parse(bytes) else { return 0 };
+    let Ok(input) = bitcode_schema::Input::parse(bytes) else { return 0 };
     let Ok(streams) = input.streams() else { return 0 };
     let mut clean = true;
     for stream in &streams {
-        match bitcode::llvm::check_stream(stream) {
+        match bitcode_schema::llvm::check_stream(stream) {
             Ok(report) => clean &= report.errors + report.unknown == 0,
             Err(_) => return 0,
         }

@@ -21,8 +21,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use bitcode::runtime::abbrev::{Abbrev, AbbrevOp};
-use bitcode::runtime::writer::StreamWriter;
+use bitcode_schema::runtime::abbrev::{Abbrev, AbbrevOp};
+use bitcode_schema::runtime::writer::StreamWriter;
 use common::*;
 
 const TEST: &str = "remarks";

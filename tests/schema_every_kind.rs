@@ -2,12 +2,14 @@
 //! every construct of the schema language: streams written with the runtime's writer are
 //! read with the cursor and decoded into the generated types.
 
-use bitcode::runtime::decode::{Align, BasicContext, Bytes, Strategy, TypeId, ValueId, ValueRef, Warning};
-use bitcode::runtime::writer::StreamWriter;
-use bitcode::{Abbrev, AbbrevOp, Bitstream, Entry, ErrorKind, ScalarEncoding};
+use bitcode_schema::runtime::decode::{
+    Align, BasicContext, Bytes, Strategy, TypeId, ValueId, ValueRef, Warning,
+};
+use bitcode_schema::runtime::writer::StreamWriter;
+use bitcode_schema::{Abbrev, AbbrevOp, Bitstream, Entry, ErrorKind, ScalarEncoding};
 
 mod every_kind {
-    bitcode::schema!("tests/schemas/every_kind.toml");
+    bitcode_schema::schema!("tests/schemas/every_kind.toml");
 }
 
 use every_kind::{body_block, header_block, AnyRecord, Attr, Color, Mode, Shape, Style};
@@ -24,7 +26,7 @@ fn stream(block: u32, records: &[(u32, Vec<u64>)]) -> Vec<u8> {
 }
 
 /// Decodes every record of a stream with the schema's dispatcher.
-fn decode_all(bytes: &[u8], ctx: &mut BasicContext) -> Vec<bitcode::Result<AnyRecord<'static>>> {
+fn decode_all(bytes: &[u8], ctx: &mut BasicContext) -> Vec<bitcode_schema::Result<AnyRecord<'static>>> {
     // The streams here are leaked so that the decoded records may borrow them.
     let bytes: &'static [u8] = Box::leak(bytes.to_vec().into_boxed_slice());
     let stream = Bitstream::new(bytes).unwrap();
@@ -51,7 +53,12 @@ fn decode_all(bytes: &[u8], ctx: &mut BasicContext) -> Vec<bitcode::Result<AnyRe
     out
 }
 
-fn one(block: u32, code: u32, ops: Vec<u64>, ctx: &mut BasicContext) -> bitcode::Result<AnyRecord<'static>> {
+fn one(
+    block: u32,
+    code: u32,
+    ops: Vec<u64>,
+    ctx: &mut BasicContext,
+) -> bitcode_schema::Result<AnyRecord<'static>> {
     decode_all(&stream(block, &[(code, ops)]), ctx).pop().unwrap()
 }
 
@@ -64,7 +71,7 @@ fn body(code: u32, ops: Vec<u64>, ctx: &mut BasicContext) -> body_block::Record<
 
 /// Signed VBR as LLVM writes it: magnitude shifted left, sign in bit 0.
 fn signed(v: i64) -> u64 {
-    bitcode::runtime::decode::encode_signed(v)
+    bitcode_schema::runtime::decode::encode_signed(v)
 }
 
 #[test]

@@ -1,9 +1,9 @@
 //! The `schema!` procedural macro: reads a TOML schema of a bitstream format at compile
-//! time and generates typed decoders over `bitcode-runtime`.
+//! time and generates typed decoders over `bitcode-schema-runtime`.
 //!
 //! ```ignore
 //! mod demo {
-//!     bitcode_derive::schema!("schema/demo.toml"); // relative to the crate's Cargo.toml
+//!     bitcode_schema_derive::schema!("schema/demo.toml"); // relative to the crate's Cargo.toml
 //! }
 //! ```
 //!
@@ -85,24 +85,24 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
-/// How the generated code names the runtime: `bitcode-runtime` when the calling crate
-/// depends on it, else the facade's re-export `bitcode::runtime`.
+/// How the generated code names the runtime: `bitcode-schema-runtime` when the calling crate
+/// depends on it, else the facade's re-export `bitcode_schema::runtime`.
 fn runtime_path() -> TokenStream {
     use proc_macro_crate::{crate_name, FoundCrate};
     let ident = |name: &str| syn::Ident::new(name, Span::call_site());
-    match crate_name("bitcode-runtime") {
+    match crate_name("bitcode-schema-runtime") {
         Ok(FoundCrate::Itself) => quote!(crate),
         Ok(FoundCrate::Name(name)) => {
             let name = ident(&name);
             quote!(::#name)
         }
-        Err(_) => match crate_name("bitcode") {
+        Err(_) => match crate_name("bitcode-schema") {
             Ok(FoundCrate::Itself) => quote!(crate::runtime),
             Ok(FoundCrate::Name(name)) => {
                 let name = ident(&name);
                 quote!(::#name::runtime)
             }
-            Err(_) => quote!(::bitcode_runtime),
+            Err(_) => quote!(::bitcode_schema_runtime),
         },
     }
 }
@@ -116,7 +116,7 @@ mod pipeline_tests {
         let mut diags = crate::diag::Diagnostics::new();
         let mut schema = crate::load::load(text, &mut diags);
         crate::validate::validate(&mut schema, &mut diags);
-        let tokens = crate::emit::emit(&schema, &quote::quote!(::bitcode_runtime), "/abs/inline.toml");
+        let tokens = crate::emit::emit(&schema, &quote::quote!(::bitcode_schema_runtime), "/abs/inline.toml");
         let rendered = diags.sorted().into_iter().map(|d| source.render(d)).collect();
         (syn::parse2(tokens).expect("the expansion parses as Rust"), rendered)
     }
@@ -164,7 +164,7 @@ mod pipeline_tests {
 mod expansion_report {
     //! Not a check: figures about the expansion of the repository's schemas (time of each
     //! pipeline step, size of the generated code). Run with
-    //! `cargo test -p bitcode-derive --release -- --ignored --nocapture expansion_report`.
+    //! `cargo test -p bitcode-schema-derive --release -- --ignored --nocapture expansion_report`.
 
     use std::time::Instant;
 
@@ -187,7 +187,7 @@ mod expansion_report {
             let loaded = start.elapsed();
             crate::validate::validate(&mut schema, &mut diags);
             let validated = start.elapsed();
-            let tokens = crate::emit::emit(&schema, &quote::quote!(::bitcode_runtime), "schema.toml");
+            let tokens = crate::emit::emit(&schema, &quote::quote!(::bitcode_schema_runtime), "schema.toml");
             let emitted = start.elapsed();
             let file: syn::File = syn::parse2(tokens).unwrap();
             let generated = prettyplease::unparse(&file);
@@ -259,7 +259,7 @@ mod generated_code_lints {
             dir.join("Cargo.toml"),
             format!(
                 "[package]\nname = \"generated-lints\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
-                 [dependencies]\nbitcode-runtime = {{ path = {:?} }}\n[workspace]\n",
+                 [dependencies]\nbitcode-schema-runtime = {{ path = {:?} }}\n[workspace]\n",
                 runtime.display().to_string()
             ),
         )?;
@@ -274,7 +274,7 @@ mod generated_code_lints {
             let mut parsed = crate::load::load(&text, &mut diags);
             crate::validate::validate(&mut parsed, &mut diags);
             let toml_name = format!("{name}.toml");
-            let tokens = crate::emit::emit(&parsed, &quote::quote!(::bitcode_runtime), &toml_name);
+            let tokens = crate::emit::emit(&parsed, &quote::quote!(::bitcode_schema_runtime), &toml_name);
             let file: syn::File = syn::parse2(tokens).map_err(std::io::Error::other)?;
             std::fs::write(dir.join("src").join(format!("{name}.rs")), prettyplease::unparse(&file))?;
             std::fs::write(dir.join("src").join(&toml_name), text)?;

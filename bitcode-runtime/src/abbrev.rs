@@ -224,7 +224,7 @@ impl Abbrev {
     /// included, array elements last), `blob` the bytes of every blob operand.
     ///
     /// ```
-    /// use bitcode_runtime::{Abbrev, AbbrevOp, ScalarEncoding};
+    /// use bitcode_schema_runtime::{Abbrev, AbbrevOp, ScalarEncoding};
     /// let abbrev = Abbrev::new(vec![AbbrevOp::Literal(1), AbbrevOp::Blob, AbbrevOp::Scalar(ScalarEncoding::Fixed(8))]).unwrap();
     /// // A SETBID written through it: LLVM's BLOCKINFO reader takes the blob's first byte
     /// // for the block id.

@@ -194,8 +194,8 @@ impl ExactSizeIterator for ScopeIter<'_> {}
 /// Walks the entries of a bitstream (see [`crate::Bitstream::cursor`]).
 ///
 /// ```no_run
-/// # fn demo(bytes: &[u8]) -> bitcode_runtime::Result<()> {
-/// use bitcode_runtime::{Bitstream, Entry};
+/// # fn demo(bytes: &[u8]) -> bitcode_schema_runtime::Result<()> {
+/// use bitcode_schema_runtime::{Bitstream, Entry};
 /// let stream = Bitstream::new(bytes)?;
 /// let mut cursor = stream.cursor();
 /// while let Some(entry) = cursor.next_entry()? {

@@ -9,8 +9,8 @@ use crate::error::Result;
 /// The bitstreams of one input file.
 ///
 /// ```no_run
-/// # fn demo(bytes: &[u8]) -> bitcode_runtime::Result<()> {
-/// let input = bitcode_runtime::Input::parse(bytes)?;
+/// # fn demo(bytes: &[u8]) -> bitcode_schema_runtime::Result<()> {
+/// let input = bitcode_schema_runtime::Input::parse(bytes)?;
 /// for stream in input.streams()? {
 ///     println!("{} at byte {}", stream.magic(), stream.file_offset());
 /// }

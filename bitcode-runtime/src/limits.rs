@@ -10,8 +10,8 @@
 /// [`ErrorKind::TooDeep`](crate::ErrorKind::TooDeep) for nesting) at the entry that does.
 ///
 /// ```
-/// # fn demo(bytes: &[u8]) -> bitcode_runtime::Result<()> {
-/// use bitcode_runtime::{Bitstream, Limits};
+/// # fn demo(bytes: &[u8]) -> bitcode_schema_runtime::Result<()> {
+/// use bitcode_schema_runtime::{Bitstream, Limits};
 /// let limits = Limits { max_records: 1_000_000, ..Limits::default() };
 /// let stream = Bitstream::new(bytes)?.with_limits(limits);
 /// let mut cursor = stream.cursor(); // and every other reader of `stream`

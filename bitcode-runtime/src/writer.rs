@@ -139,8 +139,8 @@ struct WriterScope {
 /// Writes a bitstream: the magic, then blocks and records.
 ///
 /// ```
-/// use bitcode_runtime::writer::StreamWriter;
-/// use bitcode_runtime::{Abbrev, AbbrevOp, Bitstream, Entry, ScalarEncoding};
+/// use bitcode_schema_runtime::writer::StreamWriter;
+/// use bitcode_schema_runtime::{Abbrev, AbbrevOp, Bitstream, Entry, ScalarEncoding};
 /// let mut w = StreamWriter::new(*b"DEMO");
 /// w.enter_block(8, 3)?;
 /// let id = w.define_abbrev(Abbrev::new(vec![AbbrevOp::Literal(1), AbbrevOp::Array(ScalarEncoding::Char6)]).unwrap())?;
@@ -150,7 +150,7 @@ struct WriterScope {
 /// let stream = Bitstream::new(&bytes)?;
 /// let mut cursor = stream.cursor();
 /// assert!(matches!(cursor.next_entry()?, Some(Entry::Block(h)) if h.id == 8));
-/// # Ok::<(), bitcode_runtime::Error>(())
+/// # Ok::<(), bitcode_schema_runtime::Error>(())
 /// ```
 #[derive(Debug)]
 pub struct StreamWriter {

@@ -11,11 +11,11 @@
 //! runs past the input, and the offending DEFINE_ABBREV operand for an invalid abbreviation
 //! (its operand count when it has none).
 
-use bitcode_runtime::cursor::abbrev_ids;
-use bitcode_runtime::writer::{wrap, BitWriter, StreamWriter};
-use bitcode_runtime::AbbrevOp::{Array, Blob, Literal, Scalar};
-use bitcode_runtime::ScalarEncoding::{Char6, Fixed, Vbr};
-use bitcode_runtime::{
+use bitcode_schema_runtime::cursor::abbrev_ids;
+use bitcode_schema_runtime::writer::{wrap, BitWriter, StreamWriter};
+use bitcode_schema_runtime::AbbrevOp::{Array, Blob, Literal, Scalar};
+use bitcode_schema_runtime::ScalarEncoding::{Char6, Fixed, Vbr};
+use bitcode_schema_runtime::{
     Abbrev, AbbrevOp, AbbrevProblem, Bitstream, Cursor, Entry, Error, ErrorKind, Input, Magic,
 };
 
@@ -968,7 +968,7 @@ fn too_deep() {
     let err = first_error_with(&bytes, |c| c.set_max_depth(2));
     check(&err, ErrorKind::TooDeep { limit: 2 }, at, &[8, 9]);
 
-    let limit = bitcode_runtime::cursor::DEFAULT_MAX_DEPTH;
+    let limit = bitcode_schema_runtime::cursor::DEFAULT_MAX_DEPTH;
     let mut w = StreamWriter::llvm_ir();
     let ids: Vec<u32> = (0..limit as u32).map(|i| 8 + i).collect();
     for &id in &ids {
@@ -1100,7 +1100,7 @@ fn errors_inside_a_wrapper_count_the_header() {
 #[cfg(feature = "object")]
 #[test]
 fn object_without_bitcode() {
-    use bitcode_runtime::embedded::embedded_bitcode;
+    use bitcode_schema_runtime::embedded::embedded_bitcode;
 
     let mut w = StreamWriter::llvm_ir();
     enter(&mut w, 8, 3);

@@ -11,8 +11,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::error::Error as StdError;
 
-use bitcode_runtime::writer::{wrap, BitWriter, StreamWriter};
-use bitcode_runtime::{
+use bitcode_schema_runtime::writer::{wrap, BitWriter, StreamWriter};
+use bitcode_schema_runtime::{
     Abbrev, AbbrevOp, BitReader, Bitstream, BlockHeader, BlockInfoStore, Cursor, Entry, Magic, ScalarEncoding,
 };
 use proptest::collection::vec;

@@ -6,12 +6,12 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use bitcode::runtime::decode::BasicContext;
-use bitcode::{Bitstream, Entry};
+use bitcode_schema::runtime::decode::BasicContext;
+use bitcode_schema::{Bitstream, Entry};
 
 /// The types generated from the schema.
 pub mod schema {
-    bitcode::schema!("examples/bcdump/schemas/diagnostics.toml");
+    bitcode_schema::schema!("examples/bcdump/schemas/diagnostics.toml");
 }
 
 use schema::{diag, Severity};
@@ -77,8 +77,8 @@ fn location(file: u32, line: u32, column: u32) -> Location {
 }
 
 /// Reads the diagnostics of a serialized-diagnostics stream.
-pub fn read(stream: &Bitstream<'_>) -> bitcode::Result<Diagnostics> {
-    let stream = stream.expect(bitcode::Magic::ClangDiagnostics)?;
+pub fn read(stream: &Bitstream<'_>) -> bitcode_schema::Result<Diagnostics> {
+    let stream = stream.expect(bitcode_schema::Magic::ClangDiagnostics)?;
     let mut out = Diagnostics::default();
     let mut open: Vec<Diagnostic> = Vec::new();
     let mut ctx = BasicContext::default();

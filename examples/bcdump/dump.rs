@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use bitcode::{Bitstream, Entry};
+use bitcode_schema::{Bitstream, Entry};
 
 /// The lines before a stream's dump: its format, size, place, and wrapper header.
 pub fn write_header(stream: &Bitstream<'_>, out: &mut impl Write) -> std::io::Result<()> {

@@ -21,7 +21,7 @@
 //! error is in when another one was read for it (the remarks file an object names).
 //!
 //! The diagnostics and remarks formats are read the way any downstream crate would read its
-//! own bitstream format: a schema beside the code (schemas/*.toml) and `bitcode::schema!`.
+//! own bitstream format: a schema beside the code (schemas/*.toml) and `bitcode_schema::schema!`.
 
 mod diagnostics;
 mod dump;
@@ -201,18 +201,18 @@ fn run(args: &Args, name: &str, bytes: &[u8], out: &mut impl Write) -> Result<()
     if parallel {
         let _ = rayon::ThreadPoolBuilder::new().num_threads(args.jobs).build_global();
     }
-    let input = bitcode::Input::parse(bytes)?;
+    let input = bitcode_schema::Input::parse(bytes)?;
     let streams = input.streams()?;
     if args.trace {
         for stream in &streams {
             trace::write(stream, out)?;
         }
     } else if args.check {
-        let mut report = bitcode::llvm::CheckReport::default();
+        let mut report = bitcode_schema::llvm::CheckReport::default();
         for stream in &streams {
             report.add(match parallel {
-                true => bitcode::llvm::check_stream_parallel(stream)?,
-                false => bitcode::llvm::check_stream(stream)?,
+                true => bitcode_schema::llvm::check_stream_parallel(stream)?,
+                false => bitcode_schema::llvm::check_stream(stream)?,
             });
         }
         for e in &report.first_errors {
@@ -239,8 +239,8 @@ fn run(args: &Args, name: &str, bytes: &[u8], out: &mut impl Write) -> Result<()
     } else {
         for stream in &streams {
             match stream.magic() {
-                bitcode::Magic::LlvmIr => typed::write(stream, out, parallel)?,
-                bitcode::Magic::ClangDiagnostics => typed::write_with_schema(
+                bitcode_schema::Magic::LlvmIr => typed::write(stream, out, parallel)?,
+                bitcode_schema::Magic::ClangDiagnostics => typed::write_with_schema(
                     stream,
                     out,
                     diagnostics::schema::block_name,
@@ -248,7 +248,7 @@ fn run(args: &Args, name: &str, bytes: &[u8], out: &mut impl Write) -> Result<()
                         diagnostics::schema::decode_record(block, record, ctx).map(|r| r.to_string())
                     },
                 )?,
-                bitcode::Magic::Remarks => typed::write_with_schema(
+                bitcode_schema::Magic::Remarks => typed::write_with_schema(
                     stream,
                     out,
                     remarks::schema::block_name,
@@ -267,7 +267,7 @@ fn run(args: &Args, name: &str, bytes: &[u8], out: &mut impl Write) -> Result<()
 #[derive(Debug)]
 pub enum Failure {
     /// The input is malformed (the message carries the bit offset and block path).
-    Input(bitcode::Error),
+    Input(bitcode_schema::Error),
     /// Writing the output failed.
     Output(io::Error),
     /// `--check` found unknown records or records that do not decode (already reported).
@@ -284,8 +284,8 @@ pub enum Failure {
     },
 }
 
-impl From<bitcode::Error> for Failure {
-    fn from(e: bitcode::Error) -> Self {
+impl From<bitcode_schema::Error> for Failure {
+    fn from(e: bitcode_schema::Error) -> Self {
         Failure::Input(e)
     }
 }

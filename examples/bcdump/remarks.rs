@@ -11,15 +11,15 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use bitcode::runtime::decode::BasicContext;
-use bitcode::runtime::embedded;
-use bitcode::{Bitstream, Entry, Magic};
+use bitcode_schema::runtime::decode::BasicContext;
+use bitcode_schema::runtime::embedded;
+use bitcode_schema::{Bitstream, Entry, Magic};
 
 use crate::Failure;
 
 /// The types generated from the schema.
 pub mod schema {
-    bitcode::schema!("examples/bcdump/schemas/remarks.toml");
+    bitcode_schema::schema!("examples/bcdump/schemas/remarks.toml");
 }
 
 use schema::{meta, remark, RemarkType};
@@ -95,7 +95,7 @@ pub struct Container<'a> {
 }
 
 /// Reads the META and REMARK blocks of a remarks stream.
-pub fn read<'a>(stream: Bitstream<'a>) -> bitcode::Result<Container<'a>> {
+pub fn read<'a>(stream: Bitstream<'a>) -> bitcode_schema::Result<Container<'a>> {
     let stream = stream.expect(Magic::Remarks)?;
     let mut out = Container::default();
     let mut ctx = BasicContext::default();

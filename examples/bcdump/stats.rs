@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use bitcode::{Bitstream, Entry};
+use bitcode_schema::{Bitstream, Entry};
 
 /// Counts for one block id.
 #[derive(Default)]
@@ -25,7 +25,7 @@ pub struct Stats {
 
 impl Stats {
     /// Walks every entry of `stream`.
-    pub fn walk(&mut self, stream: &Bitstream<'_>) -> bitcode::Result<()> {
+    pub fn walk(&mut self, stream: &Bitstream<'_>) -> bitcode_schema::Result<()> {
         let mut cursor = stream.cursor();
         // The innermost block's counts, looked up once per block rather than per record.
         let mut stack: Vec<u32> = Vec::new();

@@ -3,9 +3,9 @@
 
 use std::io::Write;
 
-use bitcode::llvm::{module_symbols, Symbol, SymbolKind};
-use bitcode::runtime::decode::Bytes;
-use bitcode::Bitstream;
+use bitcode_schema::llvm::{module_symbols, Symbol, SymbolKind};
+use bitcode_schema::runtime::decode::Bytes;
+use bitcode_schema::Bitstream;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -67,14 +67,14 @@ struct Ifunc<'s> {
 /// The calling convention as LLVM 22's AsmWriter prints it: its keyword, or `cc N`.
 fn calling_conv(s: &Symbol<'_>) -> String {
     match s.calling_conv {
-        Some(bitcode::llvm::ir::CallingConv::Unknown(n)) => format!("cc {n}"),
+        Some(bitcode_schema::llvm::ir::CallingConv::Unknown(n)) => format!("cc {n}"),
         Some(cc) => cc.to_string(),
         None => "ccc".into(),
     }
 }
 
 fn text(bytes: &Option<Bytes<'_>>) -> Option<String> {
-    bytes.as_deref().map(bitcode::llvm::display_bytes)
+    bytes.as_deref().map(bitcode_schema::llvm::display_bytes)
 }
 
 /// One JSON line per global value of each module of `stream`.

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use bitcode::{Bitstream, Entry};
+use bitcode_schema::{Bitstream, Entry};
 use serde::Serialize;
 
 #[derive(Serialize)]

@@ -5,9 +5,9 @@
 
 use std::io::Write;
 
-use bitcode::llvm::{ir, Walker, WalkerEvent};
-use bitcode::runtime::decode::{BasicContext, DecodeContext};
-use bitcode::{Bitstream, Entry, Record};
+use bitcode_schema::llvm::{ir, Walker, WalkerEvent};
+use bitcode_schema::runtime::decode::{BasicContext, DecodeContext};
+use bitcode_schema::{Bitstream, Entry, Record};
 
 /// The name of a BLOCKINFO record (their meanings are fixed by the container format).
 pub fn blockinfo_record_name(code: u32) -> Option<&'static str> {
@@ -36,7 +36,7 @@ pub fn write_with_schema(
     stream: &Bitstream<'_>,
     out: &mut impl Write,
     block_name: fn(u32) -> Option<&'static str>,
-    decode: impl Fn(u32, &Record<'_, '_>, &mut dyn DecodeContext) -> bitcode::Result<String>,
+    decode: impl Fn(u32, &Record<'_, '_>, &mut dyn DecodeContext) -> bitcode_schema::Result<String>,
 ) -> Result<(), crate::Failure> {
     crate::dump::write_header(stream, out)?;
     let mut cursor = stream.cursor();
@@ -177,7 +177,7 @@ fn dump_events(
     holes: &mut Vec<Hole>,
     flush: &mut dyn FnMut(&mut Vec<u8>) -> std::io::Result<()>,
 ) -> Result<(), crate::Failure> {
-    let block_line = |h: &bitcode::BlockHeader, depth: usize| {
+    let block_line = |h: &bitcode_schema::BlockHeader, depth: usize| {
         let name = match h.id {
             0 => "BLOCKINFO_BLOCK".to_string(),
             id => ir::block_name(id).map_or_else(|| format!("block {id}"), str::to_string),
@@ -213,7 +213,7 @@ fn dump_events(
                 is_record = true;
                 let decoded = ir::decode_record(block, &record, ctx);
                 let decoded = decoded.and_then(|typed| {
-                    bitcode::llvm::check_metadata_strings(block, &record, ctx).map(|()| typed)
+                    bitcode_schema::llvm::check_metadata_strings(block, &record, ctx).map(|()| typed)
                 });
                 match decoded {
                     Ok(typed) => format!("{:indent$}{typed}", "", indent = depth * 2),

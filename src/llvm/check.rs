@@ -1,6 +1,6 @@
 //! Typed decoding of every record of a stream, counted: what `bcdump --check` reports.
 
-use bitcode_runtime::{Bitstream, Error, Record, Result};
+use bitcode_schema_runtime::{Bitstream, Error, Record, Result};
 
 use super::ir::check_record;
 use super::metadata_strings::check_metadata_strings;
@@ -163,7 +163,7 @@ fn count(
     ctx: &mut LlvmContext,
 ) -> Option<Error> {
     report.records += 1;
-    if block == bitcode_runtime::cursor::BLOCKINFO_BLOCK_ID {
+    if block == bitcode_schema_runtime::cursor::BLOCKINFO_BLOCK_ID {
         report.typed += 1;
         return None;
     }

@@ -7,4 +7,4 @@
 /// number the next value gets (the value id of the instruction being decoded);
 /// `call_params` is, for a call record, the called function's number of fixed parameters
 /// when known. Warnings of the decoders (unknown records, extra operands) are collected.
-pub type LlvmContext = bitcode_runtime::decode::BasicContext;
+pub type LlvmContext = bitcode_schema_runtime::decode::BasicContext;

@@ -2,7 +2,7 @@
 //! as a count, an offset and a blob; splitting the blob into strings, and refusing a blob
 //! that does not split, is LLVM's metadata reader's work, done here the same way.
 
-use bitcode_runtime::{BitReader, Error, ErrorKind, Record, Result};
+use bitcode_schema_runtime::{BitReader, Error, ErrorKind, Record, Result};
 
 use super::ir::metadata_block;
 use super::LlvmContext;
@@ -40,10 +40,10 @@ pub fn check_metadata_strings(block: u32, record: &Record<'_, '_>, ctx: &mut Llv
 /// ```
 /// // Two strings, "ab" and "c": lengths 2 and 1 as VBR6 (12 bits, padded to 4 bytes).
 /// let blob = [0x42, 0x00, 0x00, 0x00, b'a', b'b', b'c'];
-/// let strings = bitcode::llvm::metadata_strings(2, 4, &blob).unwrap();
+/// let strings = bitcode_schema::llvm::metadata_strings(2, 4, &blob).unwrap();
 /// assert_eq!(strings, [&b"ab"[..], &b"c"[..]]);
 /// // The characters cut short.
-/// assert!(bitcode::llvm::metadata_strings(2, 4, &blob[..6]).is_err());
+/// assert!(bitcode_schema::llvm::metadata_strings(2, 4, &blob[..6]).is_err());
 /// ```
 pub fn metadata_strings(
     count: u32,
@@ -79,7 +79,7 @@ pub fn metadata_strings(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bitcode_runtime::writer::BitWriter;
+    use bitcode_schema_runtime::writer::BitWriter;
 
     /// A blob as LLVM writes one: the lengths as VBR6, padded to 32 bits, then the bytes.
     fn blob(strings: &[&[u8]]) -> (u32, u32, Vec<u8>) {

@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use bitcode_runtime::Record;
+use bitcode_schema_runtime::Record;
 
 use super::block_ids;
 

@@ -10,8 +10,8 @@
 //! storage from the obsolete dllimport/dllexport linkages, default visibility and DLL
 //! storage for local linkage, dso_local implied by linkage and visibility.
 
-use bitcode_runtime::decode::Bytes;
-use bitcode_runtime::{Bitstream, Entry, Result};
+use bitcode_schema_runtime::decode::Bytes;
+use bitcode_schema_runtime::{Bitstream, Entry, Result};
 
 use super::ir::{module_block, strtab_block, value_symtab_block};
 use super::ir::{CallingConv, DllStorage, Linkage, Preemption, ThreadLocal, UnnamedAddr, Visibility};

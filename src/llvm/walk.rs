@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use bitcode_runtime::{
+use bitcode_schema_runtime::{
     Bitstream, BlockHeader, BlockInfoStore, Cursor, Entry, Error, ErrorKind, Record, Result,
 };
 

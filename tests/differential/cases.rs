@@ -2,8 +2,8 @@
 //! versions differ, each written with the runtime's writer (the malformed field raw) and
 //! each with the verdict it must get from LLVM 14's analyzer and from LLVM 15's and later.
 
-use bitcode::runtime::writer::StreamWriter;
-use bitcode::{Abbrev, DefinedOp};
+use bitcode_schema::runtime::writer::StreamWriter;
+use bitcode_schema::{Abbrev, DefinedOp};
 
 use crate::Verdict;
 
@@ -83,7 +83,7 @@ fn short_metadata_strings(magic: [u8; 4]) -> Vec<u8> {
             DefinedOp::Blob,
         ]))
         .unwrap();
-    let mut lengths = bitcode::runtime::writer::BitWriter::new();
+    let mut lengths = bitcode_schema::runtime::writer::BitWriter::new();
     lengths.write_vbr(3, 6).unwrap();
     lengths.write_vbr(9, 6).unwrap();
     lengths.align32();
@@ -248,7 +248,7 @@ pub fn all() -> Vec<Case> {
             // LLVM IR metadata strings whose characters end too soon: LLVM's reader (and the
             // analyzer, which prints them) refuses them; so does the project.
             name: "metadata-strings-cut-short",
-            bytes: short_metadata_strings(bitcode::Magic::LlvmIr.bytes()),
+            bytes: short_metadata_strings(bitcode_schema::Magic::LlvmIr.bytes()),
             llvm_14: Verdict::BothRejected,
             llvm_15: Verdict::BothRejected,
         },
@@ -300,7 +300,7 @@ pub fn all() -> Vec<Case> {
             // Blocks nested one deeper than the project's limit, which LLVM does not have.
             name: "deeper-than-the-limit",
             bytes: {
-                let depth = bitcode::Limits::default().max_depth + 1;
+                let depth = bitcode_schema::Limits::default().max_depth + 1;
                 let mut w = StreamWriter::new(*b"DIFF");
                 for _ in 0..depth {
                     w.enter_block(9, 2).unwrap();

@@ -20,9 +20,9 @@
 
 use std::collections::BTreeSet;
 
-use bitcode::runtime::cursor::{abbrev_ids, BLOCKINFO_BLOCK_ID};
-use bitcode::runtime::writer::StreamWriter;
-use bitcode::runtime::{Abbrev, AbbrevOp, DefinedOp, Magic, ScalarEncoding};
+use bitcode_schema::runtime::cursor::{abbrev_ids, BLOCKINFO_BLOCK_ID};
+use bitcode_schema::runtime::writer::StreamWriter;
+use bitcode_schema::runtime::{Abbrev, AbbrevOp, DefinedOp, Magic, ScalarEncoding};
 use rand::{Rng, RngExt};
 
 /// What the generated streams may hold.

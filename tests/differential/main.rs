@@ -33,7 +33,7 @@ mod oracle;
 
 use std::path::{Path, PathBuf};
 
-use bitcode::{AbbrevProblem, ErrorKind};
+use bitcode_schema::{AbbrevProblem, ErrorKind};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -75,7 +75,7 @@ const WIDER_THAN_32_BITS: &[&str] = &["size > MaxChunkData", "can't read more th
 
 /// The project's default nesting limit, which the generated streams reach.
 fn max_depth() -> usize {
-    bitcode::Limits::default().max_depth
+    bitcode_schema::Limits::default().max_depth
 }
 
 fn env_number(name: &str, default: u64) -> u64 {

@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use bitcode::{Entry, ErrorKind, Input, Magic};
+use bitcode_schema::{Entry, ErrorKind, Input, Magic};
 use serde_json::{json, Value};
 
 /// What llvm-bcanalyzer made of a file.
@@ -112,7 +112,7 @@ pub struct ProjectTrace {
     /// The entries read.
     pub entries: Vec<Value>,
     /// What stopped the walk before the end, if anything did.
-    pub error: Option<bitcode::Error>,
+    pub error: Option<bitcode_schema::Error>,
 }
 
 impl ProjectTrace {
@@ -126,7 +126,7 @@ impl ProjectTrace {
     /// True when a block 15 outside LLVM IR holds a record 35 with a blob, which
     /// llvm-bcanalyzer splits as LLVM IR's metadata strings whatever the magic.
     pub fn has_metadata_strings_outside_ir(&self, bytes: &[u8]) -> bool {
-        let is_ir = bitcode::Bitstream::new(bytes).is_ok_and(|s| s.magic() == Magic::LlvmIr);
+        let is_ir = bitcode_schema::Bitstream::new(bytes).is_ok_and(|s| s.magic() == Magic::LlvmIr);
         let mut open = Vec::new();
         !is_ir
             && self.entries.iter().any(|entry| {
@@ -188,7 +188,7 @@ impl ProjectTrace {
         if blockinfos > 1 {
             add("a second BLOCKINFO block");
         }
-        if deepest == bitcode::Limits::default().max_depth {
+        if deepest == bitcode_schema::Limits::default().max_depth {
             add("blocks nested to the depth limit");
         }
         features
@@ -214,7 +214,7 @@ impl ProjectTrace {
 const METADATA_BLOCK: u32 = 15;
 const METADATA_STRINGS: u32 = 35;
 
-fn walk(bytes: &[u8], entries: &mut Vec<Value>) -> Result<(), bitcode::Error> {
+fn walk(bytes: &[u8], entries: &mut Vec<Value>) -> Result<(), bitcode_schema::Error> {
     let input = Input::parse(bytes)?;
     for stream in input.streams()? {
         let is_ir = stream.magic() == Magic::LlvmIr;
@@ -245,12 +245,13 @@ fn walk(bytes: &[u8], entries: &mut Vec<Value>) -> Result<(), bitcode::Error> {
     Ok(())
 }
 
-fn metadata_strings_split(ops: &[u64], blob: &[u8], at: u64) -> Result<(), bitcode::Error> {
-    let invalid =
-        |problem: &str| bitcode::Error::new(ErrorKind::Invalid(format!("METADATA_STRINGS: {problem}")), at);
+fn metadata_strings_split(ops: &[u64], blob: &[u8], at: u64) -> Result<(), bitcode_schema::Error> {
+    let invalid = |problem: &str| {
+        bitcode_schema::Error::new(ErrorKind::Invalid(format!("METADATA_STRINGS: {problem}")), at)
+    };
     let [count, offset] = ops else { return Err(invalid("not two operands")) };
     // LLVM keeps the low 32 bits of each.
-    bitcode::llvm::metadata_strings(*count as u32, *offset as u32, blob).map(drop).map_err(invalid)
+    bitcode_schema::llvm::metadata_strings(*count as u32, *offset as u32, blob).map(drop).map_err(invalid)
 }
 
 fn hex(bytes: &[u8]) -> String {

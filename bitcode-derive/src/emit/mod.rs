@@ -30,7 +30,7 @@ mod types;
 use tokens::*;
 
 /// The generated items for `schema`. `runtime` is the path of the runtime crate (e.g.
-/// `::bitcode_runtime`); `schema_path` is the schema file's absolute path, included as
+/// `::bitcode_schema_runtime`); `schema_path` is the schema file's absolute path, included as
 /// bytes so that cargo rebuilds when it changes.
 pub fn emit(schema: &Schema, runtime: &TokenStream, schema_path: &str) -> TokenStream {
     let cx = Cx::new(schema, runtime);

@@ -271,7 +271,7 @@ pub(super) fn demo() -> Schema {
 }
 
 fn emit_file(schema: &Schema) -> syn::File {
-    let tokens = emit(schema, &quote!(::bitcode_runtime), "/tmp/demo.toml");
+    let tokens = emit(schema, &quote!(::bitcode_schema_runtime), "/tmp/demo.toml");
     match syn::parse2::<syn::File>(tokens.clone()) {
         Ok(f) => f,
         Err(e) => panic!("emitted code does not parse: {e}\n{tokens}"),
@@ -424,9 +424,9 @@ fn groups_read_a_tag_then_the_variant_fields() {
     assert_eq!(v, ["EnumAttr", "IntAttr", "StringAttr", "StringValueAttr", "NoneAttr"]);
     assert!(matches!(attr.variants[4].fields, syn::Fields::Unit));
     let impls = impls_of(&file.items, "Attribute");
-    assert!(
-        impls.contains("impl < 'a > :: bitcode_runtime :: decode :: SchemaGroup < 'a > for Attribute < 'a >")
-    );
+    assert!(impls.contains(
+        "impl < 'a > :: bitcode_schema_runtime :: decode :: SchemaGroup < 'a > for Attribute < 'a >"
+    ));
     assert!(impls.contains("let tag = ops . raw (field) ?"));
     assert!(impls.contains(
         "1 => :: core :: result :: Result :: Ok (Self :: IntAttr { kind : ops . uint :: < :: core :: primitive :: u64 > (\"kind\") ? , value : ops . uint :: < :: core :: primitive :: u64 > (\"value\") ? , })"
@@ -439,7 +439,7 @@ fn groups_read_a_tag_then_the_variant_fields() {
     assert!(operand.generics.params.is_empty(), "no borrowed field: no lifetime");
     let impls = impls_of(&file.items, "Operand");
     assert!(
-        impls.contains("impl < 'a > :: bitcode_runtime :: decode :: SchemaGroup < 'a > for Operand {"),
+        impls.contains("impl < 'a > :: bitcode_schema_runtime :: decode :: SchemaGroup < 'a > for Operand {"),
         "{impls}"
     );
     assert!(impls.contains("ops . value_type (\"v\" , ctx)"));
@@ -453,7 +453,7 @@ fn blocks_are_modules_with_constants_records_and_dispatch() {
     let text = s(quote!(#(#m)*));
     assert!(text.contains("pub const ID : :: core :: primitive :: u32 = 8u32"), "{text}");
     assert!(text.contains("pub const NAME : & :: core :: primitive :: str = \"MODULE_BLOCK\""));
-    assert!(text.contains("pub const STRATEGY : :: bitcode_runtime :: decode :: Strategy = :: bitcode_runtime :: decode :: Strategy :: Eager"));
+    assert!(text.contains("pub const STRATEGY : :: bitcode_schema_runtime :: decode :: Strategy = :: bitcode_schema_runtime :: decode :: Strategy :: Eager"));
     let rec = enumm(m, "Record");
     let variants: Vec<String> = rec.variants.iter().map(|v| s(&v.fields)).collect();
     assert_eq!(
@@ -469,13 +469,13 @@ fn blocks_are_modules_with_constants_records_and_dispatch() {
             "(Empty)",
             "(Linkage)",
             "(RawArray)",
-            "(:: bitcode_runtime :: decode :: RawRecord < 'a >)",
+            "(:: bitcode_schema_runtime :: decode :: RawRecord < 'a >)",
         ]
     );
     let impls = impls_of(m, "Record");
     assert!(impls.contains("7 => Globalvar :: decode (record , ctx) . map (Self :: Globalvar)"), "{impls}");
     assert!(impls.contains(
-        "_ => :: core :: result :: Result :: Ok (Self :: Unknown (:: bitcode_runtime :: decode :: unknown_record (NAME , record , ctx)))"
+        "_ => :: core :: result :: Result :: Ok (Self :: Unknown (:: bitcode_schema_runtime :: decode :: unknown_record (NAME , record , ctx)))"
     ));
     assert!(impls.contains("Self :: Unknown (_) => \"unknown\""));
     assert!(impls.contains("const BLOCK_ID : :: core :: primitive :: u32 = ID"));
@@ -502,7 +502,7 @@ fn record_fields_are_typed_and_read_one_call_each() {
     let m = module(&file, "module_block");
     let every = strukt(m, "Everything");
     assert_eq!(s(&every.generics), "< 'a >");
-    let rt = ":: bitcode_runtime :: decode ::";
+    let rt = ":: bitcode_schema_runtime :: decode ::";
     let want = vec![
         ("a", ":: core :: primitive :: u8".to_string()),
         ("b", ":: core :: primitive :: u16".into()),
@@ -536,9 +536,9 @@ fn record_fields_are_typed_and_read_one_call_each() {
         "ops . blob (\"l\") ?",
         "ops . counted_array (\"m\" , | ops | ops . relative (\"m\" , & * ctx)) ?",
         "ops . array (| ops | ops . uint :: < :: core :: primitive :: u32 > (\"n\")) ?",
-        "static INFO : :: bitcode_runtime :: decode :: RecordInfo = :: bitcode_runtime :: decode :: RecordInfo { block : \"MODULE_BLOCK\" , record : \"EVERYTHING\" }",
+        "static INFO : :: bitcode_schema_runtime :: decode :: RecordInfo = :: bitcode_schema_runtime :: decode :: RecordInfo { block : \"MODULE_BLOCK\" , record : \"EVERYTHING\" }",
         "pub const CODE : :: core :: primitive :: u32 = 9u32",
-        "record : & :: bitcode_runtime :: Record < '_ , 'a >",
+        "record : & :: bitcode_schema_runtime :: Record < '_ , 'a >",
     ] {
         assert!(body.contains(call), "{call}\n{body}");
     }
@@ -555,7 +555,7 @@ fn record_fields_are_typed_and_read_one_call_each() {
     );
     let body = impls_of(m, "Version");
     assert!(body.contains("extra_operands : ops . finish (ctx)"), "{body}");
-    assert!(body.contains("record : & :: bitcode_runtime :: Record < '_ , '_ >"));
+    assert!(body.contains("record : & :: bitcode_schema_runtime :: Record < '_ , '_ >"));
     assert!(!body.contains("allow"), "ctx is used by finish");
 
     let empty = impls_of(m, "Empty");
@@ -567,12 +567,18 @@ fn record_fields_are_typed_and_read_one_call_each() {
 
     // An array of blobs would repeat forever: its elements are read raw.
     let raw = strukt(m, "RawArray");
-    assert_eq!(fields(raw)[0].1, ":: bitcode_runtime :: decode :: Array < :: core :: primitive :: u64 >");
+    assert_eq!(
+        fields(raw)[0].1,
+        ":: bitcode_schema_runtime :: decode :: Array < :: core :: primitive :: u64 >"
+    );
     assert!(impls_of(m, "RawArray").contains("ops . array (| ops | ops . raw (\"stuff\"))"));
 
     let attrs = impls_of(m, "Attrs");
     assert!(attrs.contains("ops . groups :: < Attribute < '_ > > (\"attrs\" , & * ctx) ?"), "{attrs}");
-    assert_eq!(fields(strukt(m, "Attrs"))[1].1, ":: bitcode_runtime :: decode :: Array < Attribute < 'a > >");
+    assert_eq!(
+        fields(strukt(m, "Attrs"))[1].1,
+        ":: bitcode_schema_runtime :: decode :: Array < Attribute < 'a > >"
+    );
     assert!(impls_of(m, "Operands").contains("ops . groups :: < Operand > (\"ops\" , & * ctx) ?"));
 }
 
@@ -591,9 +597,9 @@ fn optional_and_default_fields() {
             "CallingConv",
             ":: core :: primitive :: i64",
             ":: core :: option :: Option < :: core :: primitive :: u32 >",
-            ":: core :: option :: Option < :: bitcode_runtime :: decode :: Align >",
+            ":: core :: option :: Option < :: bitcode_schema_runtime :: decode :: Align >",
             "VarFlags",
-            ":: bitcode_runtime :: decode :: TypeId",
+            ":: bitcode_schema_runtime :: decode :: TypeId",
             ":: core :: option :: Option < :: core :: primitive :: u64 >",
             ":: std :: vec :: Vec < :: core :: primitive :: u64 >",
         ]
@@ -605,9 +611,9 @@ fn optional_and_default_fields() {
         "ops . or_default (CallingConv :: Unknown (77u64) ,",
         "ops . or_default (- 5i64 , | ops | ops . signed (\"delta\")) ?",
         "ops . optional (| ops | ops . optional_index (\"idx\")) ? . flatten ()",
-        "ops . or_default (:: bitcode_runtime :: decode :: Align :: from_log2 (2u8) ,",
+        "ops . or_default (:: bitcode_schema_runtime :: decode :: Align :: from_log2 (2u8) ,",
         "ops . or_default (VarFlags { is_const : true , explicit_type : false , address_space : 1u64 , visibility : Visibility :: Hidden , linkage : super :: Linkage :: External , other_bits : 0x4000000000000u64 } ,",
-        "ops . or_default (:: bitcode_runtime :: decode :: TypeId (4u32) ,",
+        "ops . or_default (:: bitcode_schema_runtime :: decode :: TypeId (4u32) ,",
         "partition : ops . optional (| ops | ops . uint :: < :: core :: primitive :: u64 > (\"partition\")) ?",
     ] {
         assert!(body.contains(call), "{call}\n{body}");
@@ -620,10 +626,10 @@ fn layouts_union_their_fields_and_pick_by_version() {
     let m = module(&file, "module_block");
     let got = fields(strukt(m, "Globalvar"));
     let want = [
-        ("r#type", ":: bitcode_runtime :: decode :: TypeId"),
+        ("r#type", ":: bitcode_schema_runtime :: decode :: TypeId"),
         ("is_const", ":: core :: primitive :: bool"),
         ("linkage", "super :: Linkage"),
-        ("alignment", ":: core :: option :: Option < :: bitcode_runtime :: decode :: Align >"),
+        ("alignment", ":: core :: option :: Option < :: bitcode_schema_runtime :: decode :: Align >"),
         ("strtab_offset", ":: core :: option :: Option < :: core :: primitive :: u32 >"),
         ("strtab_size", ":: core :: option :: Option < :: core :: primitive :: u32 >"),
         ("visibility", ":: core :: option :: Option < Visibility >"),

@@ -1,6 +1,6 @@
-//! SLOG, a made-up log of sensor readings, read and written with the `bitcode` facade.
+//! SLOG, a made-up log of sensor readings, read and written with the `bitcode-schema` facade.
 //!
-//! The format is described once, in `schema/sensor_log.toml`; `bitcode::schema!` turns it
+//! The format is described once, in `schema/sensor_log.toml`; `bitcode_schema::schema!` turns it
 //! into typed records at compile time ([`generated`]), so that a field read with the
 //! wrong type, a record that no longer exists or a misspelt enum variant is a compile
 //! error here, not a wrong number at run time. This crate adds what a user of the format
@@ -18,7 +18,7 @@
 //! let bytes = write_log(&log)?;
 //! assert_eq!(&bytes[..4], b"SLOG");
 //! assert_eq!(read_log(&bytes)?, log);
-//! # Ok::<(), bitcode::Error>(())
+//! # Ok::<(), bitcode_schema::Error>(())
 //! ```
 #![deny(missing_docs)]
 
@@ -30,7 +30,7 @@ use std::fmt;
 pub use read::{read_log, read_log_with_warnings, Decoded};
 pub use write::write_log;
 
-/// The types `bitcode::schema!` generates from `schema/sensor_log.toml`: one module per
+/// The types `bitcode_schema::schema!` generates from `schema/sensor_log.toml`: one module per
 /// block (`header_block`, `sensor_block`) with a struct per record and a `Record` enum,
 /// the schema's enums, flag words and groups, and the format's name tables.
 ///
@@ -38,8 +38,8 @@ pub use write::write_log;
 /// that want the records themselves (a dump tool, say):
 ///
 /// ```
-/// use bitcode::runtime::decode::BasicContext;
-/// use bitcode::{Bitstream, Entry};
+/// use bitcode_schema::runtime::decode::BasicContext;
+/// use bitcode_schema::{Bitstream, Entry};
 /// use sensor_log::generated::sensor_block;
 ///
 /// let mut log = sensor_log::Log::new("d", 1, sensor_log::Unit::None);
@@ -61,7 +61,7 @@ pub use write::write_log;
 ///         _ => {}
 ///     }
 /// }
-/// # Ok::<(), bitcode::Error>(())
+/// # Ok::<(), bitcode_schema::Error>(())
 /// ```
 ///
 /// What the schema says is checked when this crate compiles: SENSOR's `id` is a `u32`,
@@ -79,7 +79,7 @@ pub use write::write_log;
 /// let code = sensor_log::generated::sensor_block::Temperature::CODE;
 /// ```
 pub mod generated {
-    bitcode::schema!("schema/sensor_log.toml");
+    bitcode_schema::schema!("schema/sensor_log.toml");
 }
 
 pub use generated::{Calibration, SensorKind, Unit};
@@ -199,7 +199,7 @@ pub struct Reading {
 pub enum Warning {
     /// From the generated decoders: a record code the schema does not know (written by a
     /// newer writer; skipped), or operands after a record's last field (ignored).
-    Decoder(bitcode::runtime::decode::Warning),
+    Decoder(bitcode_schema::runtime::decode::Warning),
     /// A unit code this crate does not know; it is kept as [`Unit::Unknown`].
     UnknownUnit {
         /// The code.

@@ -1,7 +1,7 @@
 //! Reading a [`Log`]: the cursor walks the stream, the generated decoders type each record.
 
-use bitcode::runtime::decode::{DecodeContext, Warning as DecodeWarning};
-use bitcode::{Bitstream, Entry, Error, Magic};
+use bitcode_schema::runtime::decode::{DecodeContext, Warning as DecodeWarning};
+use bitcode_schema::{Bitstream, Entry, Error, Magic};
 
 use crate::generated::{self, header_block, sensor_block};
 use crate::{uncalibrated, Attribute, Log, Reading, Sensor, SensorKind, Unit, Warning, FORMAT_VERSION};

@@ -1,9 +1,9 @@
 //! Writing a [`Log`] with the runtime's `StreamWriter`.
 
-use bitcode::runtime::bits::encode_char6;
-use bitcode::runtime::decode::encode_signed;
-use bitcode::runtime::writer::StreamWriter;
-use bitcode::{Abbrev, AbbrevOp, Error, ErrorKind, ScalarEncoding};
+use bitcode_schema::runtime::bits::encode_char6;
+use bitcode_schema::runtime::decode::encode_signed;
+use bitcode_schema::runtime::writer::StreamWriter;
+use bitcode_schema::{Abbrev, AbbrevOp, Error, ErrorKind, ScalarEncoding};
 
 use crate::generated::{header_block, sensor_block, MAGIC};
 use crate::{Attribute, Log, Sensor, FORMAT_VERSION};

@@ -3,7 +3,7 @@
 
 mod common;
 
-use bitcode::runtime::decode::Warning as DecodeWarning;
+use bitcode_schema::runtime::decode::Warning as DecodeWarning;
 use common::*;
 use sensor_log::{
     read_log, read_log_with_warnings, uncalibrated, Calibration, Reading, SensorKind, Unit, Warning,

@@ -3,8 +3,8 @@
 
 mod common;
 
-use bitcode::runtime::decode::FieldProblem;
-use bitcode::{Bitstream, Entry, ErrorKind};
+use bitcode_schema::runtime::decode::FieldProblem;
+use bitcode_schema::{Bitstream, Entry, ErrorKind};
 use common::*;
 use sensor_log::{read_log, write_log, Attribute, Log, Reading, Sensor, SensorKind, Unit};
 

@@ -1,7 +1,7 @@
 //! write_log then read_log gives the log back, for logs small, large and extreme; and the
 //! stream is a realistic one (BLOCKINFO names and abbreviations, char6 names, blobs).
 
-use bitcode::{Bitstream, Entry};
+use bitcode_schema::{Bitstream, Entry};
 use sensor_log::generated::{header_block, sensor_block};
 use sensor_log::{
     read_log, read_log_with_warnings, uncalibrated, write_log, Attribute, Calibration, Log, Reading, Sensor,
@@ -112,7 +112,7 @@ fn nul_in_an_attribute_is_refused() {
     let mut log = Log::new("d", 1, Unit::None);
     log.attributes.push(Attribute::Text { key: "k".into(), value: "a\0b".into() });
     let err = write_log(&log).unwrap_err();
-    assert!(matches!(err.kind(), bitcode::ErrorKind::Write(_)), "{err:?}");
+    assert!(matches!(err.kind(), bitcode_schema::ErrorKind::Write(_)), "{err:?}");
     assert!(err.to_string().contains("contains a NUL character"), "{err}");
 }
 
@@ -166,7 +166,8 @@ fn random_logs() {
         for _ in 0..rng.below(4) {
             let mut s = Sensor::new(rng.value() as u32, SensorKind::try_from(rng.below(6)).unwrap());
             let bits = rng.value();
-            s.calibration = <Calibration as bitcode::runtime::decode::SchemaFlags>::from_bits(bits).unwrap();
+            s.calibration =
+                <Calibration as bitcode_schema::runtime::decode::SchemaFlags>::from_bits(bits).unwrap();
             s.decimation = rng.value() as u32;
             s.dropped = rng.value();
             let mut tick = rng.value();

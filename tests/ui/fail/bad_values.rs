@@ -1,5 +1,5 @@
 mod s {
-    bitcode::schema!("tests/ui/fail/bad_values.toml");
+    bitcode_schema::schema!("tests/ui/fail/bad_values.toml");
 }
 
 fn main() {}

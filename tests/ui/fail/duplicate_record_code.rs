@@ -1,5 +1,5 @@
 mod s {
-    bitcode::schema!("tests/ui/fail/duplicate_record_code.toml");
+    bitcode_schema::schema!("tests/ui/fail/duplicate_record_code.toml");
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 mod s {
-    bitcode::schema!("tests/ui/fail/invalid_identifier.toml");
+    bitcode_schema::schema!("tests/ui/fail/invalid_identifier.toml");
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 mod s {
-    bitcode::schema!("tests/ui/fail/layouts_gap.toml");
+    bitcode_schema::schema!("tests/ui/fail/layouts_gap.toml");
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 mod s {
-    bitcode::schema!("tests/ui/fail/no_such_schema.toml");
+    bitcode_schema::schema!("tests/ui/fail/no_such_schema.toml");
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 mod s {
-    bitcode::schema!("tests/ui/fail/missing_key.toml");
+    bitcode_schema::schema!("tests/ui/fail/missing_key.toml");
 }
 
 fn main() {}

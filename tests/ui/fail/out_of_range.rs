@@ -1,5 +1,5 @@
 mod s {
-    bitcode::schema!("tests/ui/fail/out_of_range.toml");
+    bitcode_schema::schema!("tests/ui/fail/out_of_range.toml");
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 mod s {
-    bitcode::schema!("tests/ui/fail/overlapping_bits.toml");
+    bitcode_schema::schema!("tests/ui/fail/overlapping_bits.toml");
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 mod s {
-    bitcode::schema!("tests/ui/fail/reserved_names.toml");
+    bitcode_schema::schema!("tests/ui/fail/reserved_names.toml");
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 mod s {
-    bitcode::schema!("tests/ui/fail/unknown_kind.toml");
+    bitcode_schema::schema!("tests/ui/fail/unknown_kind.toml");
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 mod s {
-    bitcode::schema!("tests/ui/fail/wrong_type.toml");
+    bitcode_schema::schema!("tests/ui/fail/wrong_type.toml");
 }
 
 fn main() {}

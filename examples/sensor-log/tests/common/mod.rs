@@ -3,7 +3,7 @@
 
 #![allow(dead_code)] // each test file uses its own subset
 
-use bitcode::runtime::writer::StreamWriter;
+use bitcode_schema::runtime::writer::StreamWriter;
 use sensor_log::generated::MAGIC;
 
 /// One entry of a hand-made stream: a block of entries, or an unabbreviated record.
@@ -45,7 +45,7 @@ pub fn text(s: &str) -> Vec<u64> {
 
 /// Signed VBR as LLVM writes it.
 pub fn signed(v: i64) -> u64 {
-    bitcode::runtime::decode::encode_signed(v)
+    bitcode_schema::runtime::decode::encode_signed(v)
 }
 
 /// Block ids and record codes of the format, spelt out as a foreign writer would.
