@@ -27,7 +27,7 @@ use quote::{quote, quote_spanned};
 
 /// Generates typed decoders from the TOML schema at the given path, relative to the
 /// directory of the calling crate's Cargo.toml. See the schema language in
-/// `schema/README.md` of the bitcode repository.
+/// `schema/README.md` of the bitcode-schema sources.
 #[proc_macro]
 pub fn schema(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     expand(input.into()).into()
