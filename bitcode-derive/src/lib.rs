@@ -12,6 +12,7 @@
 //! Rust). Every mistake becomes a `compile_error!` that names `file:line:column` in the
 //! schema, shows the line, and points at the macro's path argument; all of them come out
 //! in one build, next to a skeleton of everything that was valid.
+#![warn(missing_docs)]
 
 mod diag;
 mod emit;

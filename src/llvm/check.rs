@@ -8,6 +8,7 @@ use super::{LlvmContext, Walker, WalkerEvent};
 
 /// How many records there were and how they decoded.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CheckReport {
     /// Records in the stream (BLOCKINFO's included, DEFINE_ABBREV not: as in the trace).
     pub records: u64,
