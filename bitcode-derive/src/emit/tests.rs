@@ -439,7 +439,9 @@ fn groups_read_a_tag_then_the_variant_fields() {
     assert!(operand.generics.params.is_empty(), "no borrowed field: no lifetime");
     let impls = impls_of(&file.items, "Operand");
     assert!(
-        impls.contains("impl < 'a > :: bitcode_schema_runtime :: __private :: SchemaGroup < 'a > for Operand {"),
+        impls.contains(
+            "impl < 'a > :: bitcode_schema_runtime :: __private :: SchemaGroup < 'a > for Operand {"
+        ),
         "{impls}"
     );
     assert!(impls.contains("ops . value_type (\"v\" , ctx)"));
