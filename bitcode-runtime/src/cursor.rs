@@ -73,6 +73,14 @@ pub struct Record<'c, 'a> {
 impl<'c, 'a> Record<'c, 'a> {
     /// A record built by hand: `code` and `ops`, unabbreviated, without a blob, at bit 0,
     /// in no known block (for feeding a typed decoder directly).
+    ///
+    /// ```
+    /// use bitcode_schema_runtime::Record;
+    /// let ops = [1, 2, 3];
+    /// let record = Record::new(7, &ops).with_blob(b"bytes").with_bit_offset(128);
+    /// assert_eq!((record.code, record.ops, record.blob), (7, &ops[..], Some(&b"bytes"[..])));
+    /// assert_eq!((record.bit_offset, record.abbreviation()), (128, None));
+    /// ```
     pub fn new(code: u32, ops: &'c [u64]) -> Self {
         Record {
             code,

@@ -84,3 +84,19 @@ impl Limits {
         Limits { max_records: max, ..self }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_builder_sets_its_limit_and_only_it() {
+        let d = Limits::new();
+        assert_eq!(d, Limits::default());
+        assert_eq!(d.with_max_depth(3), Limits { max_depth: 3, ..d });
+        assert_eq!(d.with_max_abbrevs_per_block(4), Limits { max_abbrevs_per_block: 4, ..d });
+        assert_eq!(d.with_max_record_operands(5), Limits { max_record_operands: 5, ..d });
+        assert_eq!(d.with_max_blob_bytes(6), Limits { max_blob_bytes: 6, ..d });
+        assert_eq!(d.with_max_records(7), Limits { max_records: 7, ..d });
+    }
+}
