@@ -6,11 +6,14 @@
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)
 )]
+#![warn(missing_docs)]
 
 pub mod llvm;
 
 pub use bitcode_schema_derive::schema;
 pub use bitcode_schema_runtime as runtime;
+// Shortcuts to the runtime's items: documented once, in `runtime`.
+#[doc(no_inline)]
 pub use bitcode_schema_runtime::{
     Abbrev, AbbrevOp, AbbrevProblem, BitReader, Bitstream, BlockHeader, BlockInfoStore, BlockPath, Cursor,
     DefinedOp, Entry, Error, ErrorKind, Input, Limits, Magic, Record, Result, ScalarEncoding, WrapperHeader,

@@ -2,6 +2,8 @@
 //! clang-14): COFF and Mach-O `-fembed-bitcode` objects, universal Mach-O binaries of
 //! objects and of bitcode files, and an ELF object with a `.llvm.lto` section. The bytes
 //! found equal what LLVM's own tools extract, and their traces equal llvm-bcanalyzer's.
+// Embedded bitcode is read behind the `object` feature.
+#![cfg(feature = "object")]
 
 mod common;
 

@@ -108,7 +108,7 @@ fn first_decode_error(bytes: &[u8]) -> bitcode_schema::Error {
     let input = Input::parse(bytes).unwrap();
     let stream = input.streams().unwrap().into_iter().next().unwrap();
     let mut cursor = stream.cursor();
-    let mut ctx = bitcode_schema::runtime::decode::BasicContext { version: 2, ..Default::default() };
+    let mut ctx = bitcode_schema::runtime::decode::BasicContext::new().with_version(2);
     loop {
         let block = cursor.current_block();
         let Some(entry) = cursor.next_entry().unwrap() else { panic!("every record decoded") };

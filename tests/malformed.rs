@@ -817,13 +817,13 @@ fn more_records_than_the_limit() {
     let at = here(&mut w);
     w.unabbreviated_record(1, &[]).unwrap();
     let bytes = unfinished(&mut w);
-    let err = first_error_within(&bytes, Limits { max_records: 2, ..Limits::default() });
+    let err = first_error_within(&bytes, Limits::new().with_max_records(2));
     check(&err, limit("records", 3, 2), at, &[BLOCK]);
 }
 
 #[test]
 fn more_record_operands_than_the_limit() {
-    let limits = Limits { max_record_operands: 3, ..Limits::default() };
+    let limits = Limits::new().with_max_record_operands(3);
     // Unabbreviated: the operand count is refused before any operand is read.
     let mut w = in_block();
     start_unabbreviated_record(&mut w, 1);
@@ -852,7 +852,7 @@ fn a_blob_larger_than_the_limit() {
     let at = here(&mut w) + u64::from(WIDTH);
     w.abbreviated_record(id, 1, &[], Some(b"seventeen bytes!!")).unwrap();
     let bytes = unfinished(&mut w);
-    let err = first_error_within(&bytes, Limits { max_blob_bytes: 16, ..Limits::default() });
+    let err = first_error_within(&bytes, Limits::new().with_max_blob_bytes(16));
     check_in_record(&err, limit("blob bytes", 17, 16), at, &[BLOCK], 1);
 }
 
@@ -868,7 +868,7 @@ fn more_abbreviations_in_a_block_than_the_limit() {
     let at = here(&mut w);
     w.define_abbrev(Abbrev::new(vec![Literal(3)]).unwrap()).unwrap();
     let bytes = unfinished(&mut w);
-    let err = first_error_within(&bytes, Limits { max_abbrevs_per_block: 2, ..Limits::default() });
+    let err = first_error_within(&bytes, Limits::new().with_max_abbrevs_per_block(2));
     check(&err, limit("abbreviations in one block", 3, 2), at, &[BLOCK]);
     // Inside BLOCKINFO, per block id.
     let mut w = in_blockinfo();
@@ -877,7 +877,7 @@ fn more_abbreviations_in_a_block_than_the_limit() {
     let at = here(&mut w);
     w.define_abbrev(Abbrev::new(vec![Literal(2)]).unwrap()).unwrap();
     let bytes = unfinished(&mut w);
-    let err = first_error_within(&bytes, Limits { max_abbrevs_per_block: 1, ..Limits::default() });
+    let err = first_error_within(&bytes, Limits::new().with_max_abbrevs_per_block(1));
     check(&err, limit("abbreviations in one block", 2, 1), at, &[0]);
 }
 
@@ -887,7 +887,7 @@ fn stream_limits_reach_the_llvm_walk() {
     let (bytes, _, _) = invalid_constants_module(0);
     let stream = Bitstream::new(&bytes).unwrap();
     assert!(bitcode_schema::llvm::check_stream(&stream).is_ok());
-    let limited = stream.with_limits(Limits { max_depth: 1, ..Limits::default() });
+    let limited = stream.with_limits(Limits::new().with_max_depth(1));
     let err = bitcode_schema::llvm::check_stream(&limited).unwrap_err();
     assert_eq!(err.kind(), &ErrorKind::TooDeep { limit: 1 }, "{err}");
     assert_eq!(err.block_path(), [bitcode_schema::llvm::block_ids::MODULE], "{err}");
@@ -1080,7 +1080,7 @@ fn typed_decode_errors_name_block_record_field_and_value() {
     for (block, code, ops, record, field, problem) in cases {
         let (bytes, at) = one_record(every_kind::MAGIC, *block, *code, ops);
         let block_name = every_kind::block_name(*block).unwrap();
-        let mut ctx = BasicContext { value_number: 100, ..Default::default() };
+        let mut ctx = BasicContext::new().with_value_number(100);
         let err = first_decode_error(&bytes, |block, record| {
             every_kind::decode_record(block, record, &mut ctx).map(drop)
         });
@@ -1094,7 +1094,7 @@ fn typed_decode_errors_name_block_record_field_and_value() {
 fn llvm_record_with_too_few_operands() {
     use bitcode_schema::llvm::ir;
     let (bytes, at) = one_record(Magic::LlvmIr.bytes(), ir::module_block::ID, 7, &[0, 4, 3]);
-    let mut ctx = BasicContext { version: 2, ..Default::default() };
+    let mut ctx = BasicContext::new().with_version(2);
     let err =
         first_decode_error(&bytes, |block, record| ir::decode_record(block, record, &mut ctx).map(drop));
     let kind = ErrorKind::Field {

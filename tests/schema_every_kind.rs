@@ -142,7 +142,7 @@ fn enums_and_flags_in_records() {
 
 #[test]
 fn value_ids_relative_signed_and_forward_references() {
-    let mut ctx = BasicContext { value_number: 100, ..Default::default() };
+    let mut ctx = BasicContext::new().with_value_number(100);
     // relative 3 -> 97; phi -2 -> 102; pair 5 -> 95 (backward, no type); section 0 -> None
     let r = body(3, vec![42, 3, signed(-2), 5, 9, 0, 4], &mut ctx);
     let body_block::Record::Values(v) = r else { panic!("{r:?}") };
@@ -159,7 +159,7 @@ fn value_ids_relative_signed_and_forward_references() {
     assert_eq!(v.phi, ValueId(97));
     // with absolute ids (LLVM module version 0), relative operands are plain ids, and phi
     // operands are not sign-rotated
-    let mut abs = BasicContext { value_number: 100, absolute_ids: true, ..Default::default() };
+    let mut abs = BasicContext::new().with_value_number(100).with_absolute_ids(true);
     let r = body(3, vec![1, 3, 5, 5, 9, 1, 0], &mut abs);
     let body_block::Record::Values(v) = r else { panic!("{r:?}") };
     assert_eq!((v.relative, v.phi, v.section), (ValueId(3), ValueId(5), Some(0)));
@@ -170,7 +170,7 @@ fn value_ids_relative_signed_and_forward_references() {
 
 #[test]
 fn counted_arrays_value_type_arrays_and_groups() {
-    let mut ctx = BasicContext { value_number: 10, ..Default::default() };
+    let mut ctx = BasicContext::new().with_value_number(10);
     // 2 types, 3 colors, then value-type args: 1 (-> 9), 0 (-> 10, forward: type 4), 2 (-> 8)
     let r = body(4, vec![2, 11, 12, 3, 0, 1, 7, 1, 0, 4, 2], &mut ctx);
     let body_block::Record::Lists(l) = r else { panic!("{r:?}") };
@@ -225,11 +225,11 @@ fn optional_trailing_operands_absent_and_present() {
 
 #[test]
 fn layouts_follow_the_format_version() {
-    let mut v2 = BasicContext { version: 2, ..Default::default() };
+    let mut v2 = BasicContext::new().with_version(2);
     let r = body(7, vec![100, 5, 7], &mut v2);
     let body_block::Record::Entry(e) = r else { panic!("{r:?}") };
     assert_eq!((e.strtab_offset, e.strtab_size, e.color), (Some(100), Some(5), Color::Blue));
-    let mut v1 = BasicContext { version: 1, ..Default::default() };
+    let mut v1 = BasicContext::new().with_version(1);
     let r = body(7, vec![7], &mut v1);
     let body_block::Record::Entry(e) = r else { panic!("{r:?}") };
     assert_eq!((e.strtab_offset, e.strtab_size, e.color), (None, None, Color::Blue));
@@ -320,7 +320,7 @@ fn unknown_codes_and_extra_operands_are_kept_with_warnings() {
 
 #[test]
 fn fields_present_only_when_an_earlier_flag_says_so() {
-    let mut ctx = BasicContext { value_number: 50, ..Default::default() };
+    let mut ctx = BasicContext::new().with_value_number(50);
     // cc = explicit type (bit 15) and fast-math flags (bit 17), convention 8 (bits 1..11)
     let cc = (1 << 15) | (1 << 17) | (8 << 1);
     let r = body(9, vec![3, cc, 0x1f, 12, 4, 2, 7], &mut ctx);
@@ -343,7 +343,7 @@ fn fields_present_only_when_an_earlier_flag_says_so() {
 
 #[test]
 fn arrays_of_structs() {
-    let mut ctx = BasicContext { value_number: 20, ..Default::default() };
+    let mut ctx = BasicContext::new().with_value_number(20);
     let r = body(10, vec![1, 4, signed(-5), 6, signed(9), 7], &mut ctx);
     let body_block::Record::Switch(s) = r else { panic!("{r:?}") };
     assert_eq!((s.condition, s.default), (ValueId(19), 4));
@@ -369,11 +369,11 @@ fn arrays_of_structs() {
 
 #[test]
 fn fields_of_some_versions_only() {
-    let mut v2 = BasicContext { version: 2, ..Default::default() };
+    let mut v2 = BasicContext::new().with_version(2);
     let r = body(12, vec![100, 5, 7], &mut v2);
     let body_block::Record::Named(n) = r else { panic!("{r:?}") };
     assert_eq!((n.strtab_offset, n.strtab_size, n.color, n.legacy), (Some(100), Some(5), Color::Blue, None));
-    let mut v1 = BasicContext { version: 1, ..Default::default() };
+    let mut v1 = BasicContext::new().with_version(1);
     let r = body(12, vec![7, 9], &mut v1);
     let body_block::Record::Named(n) = r else { panic!("{r:?}") };
     assert_eq!((n.strtab_offset, n.strtab_size, n.color, n.legacy), (None, None, Color::Blue, Some(9)));
@@ -406,7 +406,7 @@ fn constant_ranges_and_counts_from_earlier_fields() {
 
 #[test]
 fn whole_struct_elements_then_a_trailing_field() {
-    let mut ctx = BasicContext { value_number: 10, ..Default::default() };
+    let mut ctx = BasicContext::new().with_value_number(10);
     let r = body(14, vec![signed(1), 2, signed(2), 3], &mut ctx);
     let body_block::Record::PhiFmf(p) = r else { panic!("{r:?}") };
     assert_eq!((p.incoming.len(), p.fast_math), (2, None));
@@ -418,14 +418,14 @@ fn whole_struct_elements_then_a_trailing_field() {
 #[test]
 fn call_arguments_fixed_then_variadic() {
     // two fixed parameters: plain relative ids; then variadic value-type pairs
-    let mut ctx = BasicContext { value_number: 10, call_params: Some(2), ..Default::default() };
+    let mut ctx = BasicContext::new().with_value_number(10).with_call_params(Some(2));
     let r = body(15, vec![1, 3, 0, 4, 0, 5], &mut ctx);
     let body_block::Record::CallArgs(c) = r else { panic!("{r:?}") };
     let args: Vec<(u32, Option<u32>)> = c.args.iter().map(|a| (a.id.0, a.ty.map(|t| t.0))).collect();
     // 3 -> 7 and 0 -> 10 (fixed: no type even when forward), then 4 -> 6, then 0 -> 10 with type 5
     assert_eq!(args, vec![(7, None), (10, None), (6, None), (10, Some(5))]);
     // unknown parameter count: every argument is a value-type pair
-    let mut ctx = BasicContext { value_number: 10, ..Default::default() };
+    let mut ctx = BasicContext::new().with_value_number(10);
     let r = body(15, vec![1, 3, 0, 4], &mut ctx);
     let body_block::Record::CallArgs(c) = r else { panic!("{r:?}") };
     let args: Vec<(u32, Option<u32>)> = c.args.iter().map(|a| (a.id.0, a.ty.map(|t| t.0))).collect();

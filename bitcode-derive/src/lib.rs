@@ -7,11 +7,12 @@
 //! }
 //! ```
 //!
-//! The pipeline: [`load`] (TOML with spans → model, key and type checks) → [`validate`]
-//! (references, duplicates, order, names; repairs what it reports) → [`emit`] (model →
+//! The pipeline: `load` (TOML with spans → model, key and type checks) → `validate`
+//! (references, duplicates, order, names; repairs what it reports) → `emit` (model →
 //! Rust). Every mistake becomes a `compile_error!` that names `file:line:column` in the
 //! schema, shows the line, and points at the macro's path argument; all of them come out
 //! in one build, next to a skeleton of everything that was valid.
+#![warn(missing_docs)]
 
 mod diag;
 mod emit;

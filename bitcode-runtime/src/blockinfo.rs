@@ -18,6 +18,7 @@ pub mod codes {
 
 /// What BLOCKINFO says about one block id.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct BlockInfo {
     /// The block's name (BLOCKNAME), if given.
     pub name: Option<String>,

@@ -67,6 +67,7 @@ impl fmt::Display for Magic {
 
 /// The bitcode wrapper header (Darwin's and others'): five little-endian 32-bit words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WrapperHeader {
     /// Header version (0 so far).
     pub version: u32,

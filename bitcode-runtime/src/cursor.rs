@@ -35,6 +35,7 @@ pub const TOP_LEVEL_ABBREV_WIDTH: u32 = 2;
 
 /// A block the cursor has just entered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct BlockHeader {
     /// The block id.
     pub id: u32,
@@ -52,6 +53,7 @@ pub struct BlockHeader {
 /// `blob` borrows the input itself; `path` points at the cursor's blocks, so that errors
 /// about the record (a typed decoder's) say where it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Record<'c, 'a> {
     /// The record code.
     pub code: u32,
@@ -68,7 +70,48 @@ pub struct Record<'c, 'a> {
     pub path: BlockPath<'c>,
 }
 
-impl Record<'_, '_> {
+impl<'c, 'a> Record<'c, 'a> {
+    /// A record built by hand: `code` and `ops`, unabbreviated, without a blob, at bit 0,
+    /// in no known block (for feeding a typed decoder directly).
+    ///
+    /// ```
+    /// use bitcode_schema_runtime::Record;
+    /// let ops = [1, 2, 3];
+    /// let record = Record::new(7, &ops).with_blob(b"bytes").with_bit_offset(128);
+    /// assert_eq!((record.code, record.ops, record.blob), (7, &ops[..], Some(&b"bytes"[..])));
+    /// assert_eq!((record.bit_offset, record.abbreviation()), (128, None));
+    /// ```
+    pub fn new(code: u32, ops: &'c [u64]) -> Self {
+        Record {
+            code,
+            abbrev_id: abbrev_ids::UNABBREV_RECORD,
+            ops,
+            blob: None,
+            bit_offset: 0,
+            path: BlockPath::UNKNOWN,
+        }
+    }
+
+    /// The record with `blob` as its blob operand.
+    pub fn with_blob(self, blob: &'a [u8]) -> Self {
+        Record { blob: Some(blob), ..self }
+    }
+
+    /// The record at absolute bit offset `bit_offset` (what its errors report).
+    pub fn with_bit_offset(self, bit_offset: u64) -> Self {
+        Record { bit_offset, ..self }
+    }
+
+    /// The record as written with abbreviation id `abbrev_id`.
+    pub fn with_abbrev_id(self, abbrev_id: u32) -> Self {
+        Record { abbrev_id, ..self }
+    }
+
+    /// The record inside the blocks of `path`.
+    pub fn with_path(self, path: BlockPath<'c>) -> Self {
+        Record { path, ..self }
+    }
+
     /// The abbreviation id, or `None` for an unabbreviated record.
     pub fn abbreviation(&self) -> Option<u32> {
         (self.abbrev_id != abbrev_ids::UNABBREV_RECORD).then_some(self.abbrev_id)

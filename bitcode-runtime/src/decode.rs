@@ -1,8 +1,9 @@
 //! What schema-generated decoders run on: the decode context, an operand reader whose
 //! errors name the block, record and field, and the types fields decode to.
 //!
-//! Generated code makes one call per field on [`Operands`]; everything that needs a loop
-//! or a check lives here.
+//! Generated code makes one call per field on an operand reader (in
+//! `crate::__private`, for generated code only); everything that needs a loop or a check
+//! lives there.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -22,6 +23,9 @@ pub struct TypeId(pub u32);
 pub type Array<T> = smallvec::SmallVec<[T; 4]>;
 
 /// A value operand that may be a forward reference: then its type follows it.
+///
+/// Open (no `#[non_exhaustive]`): a value and its type are all a value operand can be, and
+/// users build and match it whole.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ValueRef {
     /// The value's absolute number.
@@ -33,6 +37,8 @@ pub struct ValueRef {
 /// A range of integers of some bit width (LLVM's ConstantRange): `lower` up to `upper`
 /// (exclusive, wrapping), each as 64-bit words, least significant first, two's complement.
 /// Ranges of up to 64 bits have one word, sign-extended.
+///
+/// Open (no `#[non_exhaustive]`): the two bounds are the whole range, as in LLVM.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ConstantRange {
     /// The lower bound's words.
@@ -207,6 +213,7 @@ impl PartialEq<&str> for Bytes<'_> {
 /// A record kept as it was read: its block had no record of that code, or nothing decodes
 /// it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RawRecord<'a> {
     /// The record code.
     pub code: u32,
@@ -300,7 +307,14 @@ pub trait DecodeContext {
 }
 
 /// A ready-made context: fixed version and value number, warnings collected in a list.
+///
+/// ```
+/// use bitcode_schema_runtime::decode::BasicContext;
+/// let ctx = BasicContext::new().with_version(2).with_value_number(10);
+/// assert_eq!((ctx.version, ctx.value_number), (2, 10));
+/// ```
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct BasicContext {
     /// Reported by [`DecodeContext::version`].
     pub version: u64,
@@ -312,6 +326,33 @@ pub struct BasicContext {
     pub call_params: Option<u32>,
     /// Every warning so far.
     pub warnings: Vec<Warning>,
+}
+
+impl BasicContext {
+    /// A context at version 0, value number 0, relative ids, no call, no warnings.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// With [`version`](Self::version) set.
+    pub fn with_version(self, version: u64) -> Self {
+        BasicContext { version, ..self }
+    }
+
+    /// With [`value_number`](Self::value_number) set.
+    pub fn with_value_number(self, value_number: u32) -> Self {
+        BasicContext { value_number, ..self }
+    }
+
+    /// With [`absolute_ids`](Self::absolute_ids) set.
+    pub fn with_absolute_ids(self, absolute_ids: bool) -> Self {
+        BasicContext { absolute_ids, ..self }
+    }
+
+    /// With [`call_params`](Self::call_params) set.
+    pub fn with_call_params(self, call_params: Option<u32>) -> Self {
+        BasicContext { call_params, ..self }
+    }
 }
 
 impl DecodeContext for BasicContext {
@@ -351,11 +392,19 @@ pub enum Strategy {
 
 /// A code that is not a value of an enum (the error of the generated `TryFrom<u64>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct UnknownCode {
     /// The enum's schema name.
     pub enum_name: &'static str,
     /// The code.
     pub code: u64,
+}
+
+impl UnknownCode {
+    /// `code` is not a value of the enum `enum_name`.
+    pub fn new(enum_name: &'static str, code: u64) -> Self {
+        UnknownCode { enum_name, code }
+    }
 }
 
 impl fmt::Display for UnknownCode {
@@ -385,6 +434,7 @@ pub trait SchemaFlags: Sized {
 }
 
 /// A generated group: one tagged entry of a repeated list.
+#[doc(hidden)]
 pub trait SchemaGroup<'a>: Sized {
     /// The group's schema name.
     const NAME: &'static str;
@@ -408,7 +458,11 @@ pub trait BlockRecords<'a>: Sized {
 }
 
 /// Names used in a record's errors.
+///
+/// Open: generated code builds it in a `static` (a `const` constructor would do as well,
+/// but it is for generated code only and hidden).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct RecordInfo {
     /// The block's schema name.
     pub block: &'static str,
@@ -525,6 +579,7 @@ fn field_error(
 
 /// Reads a record's operands field by field, with errors that name the field.
 #[derive(Debug)]
+#[doc(hidden)]
 pub struct Operands<'r, 'a> {
     ops: &'r [u64],
     pos: usize,
@@ -926,6 +981,7 @@ impl<'r, 'a> Operands<'r, 'a> {
 }
 
 /// Keeps a record of a code the block does not know, with a warning.
+#[doc(hidden)]
 pub fn unknown_record<'a, C: DecodeContext + ?Sized>(
     block: &'static str,
     record: &Record<'_, 'a>,

@@ -11,6 +11,7 @@ use crate::error::{Error, ErrorKind, Result};
 
 /// One section of a native object that holds a bitstream.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct EmbeddedBitcode<'a> {
     /// Where the bitstream is: the section's name (`.llvmbc`, `.llvm.lto`,
     /// `__LLVM,__bitcode`; `.remarks`, `__LLVM,__remarks` from [`embedded_remarks`]),

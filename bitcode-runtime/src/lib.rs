@@ -27,7 +27,7 @@ pub mod error;
 pub mod input;
 pub mod limits;
 pub mod path;
-pub mod show;
+mod show;
 pub mod writer;
 
 pub use abbrev::{Abbrev, AbbrevOp, DefinedOp, ScalarEncoding};
@@ -39,3 +39,12 @@ pub use error::{AbbrevProblem, Error, ErrorKind, Result};
 pub use input::Input;
 pub use limits::Limits;
 pub use path::BlockPath;
+
+/// What generated code names and users do not: the operand reader behind every generated
+/// decoder, record names for its errors, group reading, how fields print in a typed dump.
+/// Not a stable API; it changes with the `schema!` macro that uses it.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::decode::{unknown_record, Operands, RecordInfo, SchemaGroup};
+    pub use crate::show::{ShowField, Shown};
+}

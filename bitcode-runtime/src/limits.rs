@@ -12,13 +12,14 @@
 /// ```
 /// # fn demo(bytes: &[u8]) -> bitcode_schema_runtime::Result<()> {
 /// use bitcode_schema_runtime::{Bitstream, Limits};
-/// let limits = Limits { max_records: 1_000_000, ..Limits::default() };
+/// let limits = Limits::new().with_max_records(1_000_000);
 /// let stream = Bitstream::new(bytes)?.with_limits(limits);
 /// let mut cursor = stream.cursor(); // and every other reader of `stream`
 /// while cursor.next_entry()?.is_some() {}
 /// # Ok(()) }
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// How deep blocks may nest (LLVM IR nests four deep at most). Default 128.
     pub max_depth: usize,
@@ -49,5 +50,53 @@ impl Default for Limits {
             max_blob_bytes: u32::MAX as u64,
             max_records: u64::MAX,
         }
+    }
+}
+
+impl Limits {
+    /// The default limits (every file LLVM's writers make passes them).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// With [`max_depth`](Self::max_depth) set to `max`.
+    pub fn with_max_depth(self, max: usize) -> Self {
+        Limits { max_depth: max, ..self }
+    }
+
+    /// With [`max_abbrevs_per_block`](Self::max_abbrevs_per_block) set to `max`.
+    pub fn with_max_abbrevs_per_block(self, max: usize) -> Self {
+        Limits { max_abbrevs_per_block: max, ..self }
+    }
+
+    /// With [`max_record_operands`](Self::max_record_operands) set to `max`.
+    pub fn with_max_record_operands(self, max: u64) -> Self {
+        Limits { max_record_operands: max, ..self }
+    }
+
+    /// With [`max_blob_bytes`](Self::max_blob_bytes) set to `max`.
+    pub fn with_max_blob_bytes(self, max: u64) -> Self {
+        Limits { max_blob_bytes: max, ..self }
+    }
+
+    /// With [`max_records`](Self::max_records) set to `max`.
+    pub fn with_max_records(self, max: u64) -> Self {
+        Limits { max_records: max, ..self }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_builder_sets_its_limit_and_only_it() {
+        let d = Limits::new();
+        assert_eq!(d, Limits::default());
+        assert_eq!(d.with_max_depth(3), Limits { max_depth: 3, ..d });
+        assert_eq!(d.with_max_abbrevs_per_block(4), Limits { max_abbrevs_per_block: 4, ..d });
+        assert_eq!(d.with_max_record_operands(5), Limits { max_record_operands: 5, ..d });
+        assert_eq!(d.with_max_blob_bytes(6), Limits { max_blob_bytes: 6, ..d });
+        assert_eq!(d.with_max_records(7), Limits { max_records: 7, ..d });
     }
 }

@@ -8,6 +8,7 @@ use super::{LlvmContext, Walker, WalkerEvent};
 
 /// How many records there were and how they decoded.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CheckReport {
     /// Records in the stream (BLOCKINFO's included, DEFINE_ABBREV not: as in the trace).
     pub records: u64,
@@ -57,6 +58,22 @@ pub fn check_stream(stream: &Bitstream<'_>) -> Result<CheckReport> {
 /// symbol tables...) decoded on rayon's thread pool. The report is the same, first errors
 /// in stream order included. (A stream where a handed-out block changes how later blocks
 /// read, which LLVM never writes, is read again in one walk.)
+///
+/// Without the `parallel` cargo feature (on by default) this is [`check_stream`]: the
+/// same report, read in one walk on the calling thread.
+#[cfg(not(feature = "parallel"))]
+pub fn check_stream_parallel(stream: &Bitstream<'_>) -> Result<CheckReport> {
+    check_stream(stream)
+}
+
+/// [`check_stream`] with the blocks that can be read apart (function bodies, metadata,
+/// symbol tables...) decoded on rayon's thread pool. The report is the same, first errors
+/// in stream order included. (A stream where a handed-out block changes how later blocks
+/// read, which LLVM never writes, is read again in one walk.)
+///
+/// Without the `parallel` cargo feature (on by default) this is [`check_stream`]: the
+/// same report, read in one walk on the calling thread.
+#[cfg(feature = "parallel")]
 pub fn check_stream_parallel<'a>(stream: &Bitstream<'a>) -> Result<CheckReport> {
     // The module-level walk reads only what the numbering needs; each block it hands out
     // starts on the pool at once, while the walk goes on. Between two handed-out blocks
@@ -153,6 +170,7 @@ pub fn check_stream_parallel<'a>(stream: &Bitstream<'a>) -> Result<CheckReport> 
 /// dozens of parts that balance. (Paired rounds, check over parallel check: 16 KiB parts
 /// gave 1.42-1.67 on clang14 sqlite3 O2 and 1.64-1.67 on regex_automata O3, 64 KiB parts
 /// 1.73 on both.)
+#[cfg(feature = "parallel")]
 const RUN_WORDS: u64 = 16384;
 
 /// Counts one record; gives its decode error when the report keeps more messages.
@@ -183,6 +201,7 @@ fn count(
 }
 
 /// A stretch of the report: counted by the module-level walk, or by a part's walker.
+#[cfg(feature = "parallel")]
 enum Piece {
     Here(CheckReport),
     Part(usize),

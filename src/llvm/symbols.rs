@@ -45,6 +45,7 @@ impl SymbolKind {
 /// One global value and its properties. Fields that do not apply to a kind are `None`.
 /// Names borrow the input's string table where they come from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Symbol<'a> {
     /// What it is.
     pub kind: SymbolKind,

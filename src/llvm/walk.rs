@@ -22,7 +22,7 @@ pub enum WalkerEvent<'w, 'a> {
     /// The block with this id ends.
     EndBlock(u32),
     /// A block the walker handed out instead of reading it (see
-    /// [`Walker::next_event_deferring`]): `part` indexes the walkers handed out so far.
+    /// [`Walker::deferring`]): `part` indexes the walkers handed out so far.
     Deferred {
         /// The block's header.
         header: BlockHeader,

@@ -170,7 +170,7 @@ impl<'s> Cx<'s> {
             }
             RKind::Group(g) => {
                 let t = self.group_type(*g, scope, quote!('_));
-                quote!(<#t as #rt::decode::SchemaGroup<'_>>::read(ops, #n, #ctx))
+                quote!(<#t as #rt::__private::SchemaGroup<'_>>::read(ops, #n, #ctx))
             }
             RKind::Raw => quote!(ops.raw(#n)),
         }

@@ -79,7 +79,7 @@ impl<'s> Cx<'s> {
             display_arms.push(quote!(Self::#rid(r) => ::core::fmt::Display::fmt(r, f)));
             code_arms.push(quote!(#code => #sm(#rname)));
         }
-        let unknown = quote!(#okk(Self::Unknown(#rt::decode::unknown_record(NAME, record, ctx))));
+        let unknown = quote!(#okk(Self::Unknown(#rt::__private::unknown_record(NAME, record, ctx))));
         let dispatch_body = if dispatch.is_empty() {
             unknown
         } else {
@@ -87,7 +87,7 @@ impl<'s> Cx<'s> {
         };
         // A record of an unknown code is decoded as `Record::decode` does (for its warning).
         let check_unknown = quote!({
-            let _ = #rt::decode::unknown_record(NAME, record, ctx);
+            let _ = #rt::__private::unknown_record(NAME, record, ctx);
             #okk(false)
         });
         let check_body = if check_arms.is_empty() {
@@ -168,7 +168,7 @@ impl<'s> Cx<'s> {
                             #(#display_arms,)*
                             Self::Unknown(raw) => {
                                 f.write_str("unknown ")?;
-                                #rt::show::ShowField::show(raw, f)
+                                #rt::__private::ShowField::show(raw, f)
                             }
                         }
                     }
@@ -348,7 +348,7 @@ impl<'s> Cx<'s> {
         let shows = slots.iter().map(|slot| {
             let label = str_lit(&format!(" {}=", slot.name));
             let fid = &slot.ident;
-            quote!(f.write_str(#label)?; #rt::show::ShowField::show(&self.#fid, f)?;)
+            quote!(f.write_str(#label)?; #rt::__private::ShowField::show(&self.#fid, f)?;)
         });
         let show_extra = has_extra.then(|| {
             quote! {
@@ -391,9 +391,9 @@ impl<'s> Cx<'s> {
                     record: &#rt::Record<'_, #rec_lt>,
                     ctx: &mut C,
                 ) -> #rt::Result<Self> {
-                    static INFO: #rt::decode::RecordInfo =
-                        #rt::decode::RecordInfo { block: #block_lit, record: #rname };
-                    let #mut_ ops = #rt::decode::Operands::new(record, &INFO);
+                    static INFO: #rt::__private::RecordInfo =
+                        #rt::__private::RecordInfo { block: #block_lit, record: #rname };
+                    let #mut_ ops = #rt::__private::Operands::new(record, &INFO);
                     #body
                 }
             }
@@ -518,7 +518,7 @@ impl<'s> Cx<'s> {
                         #(#any_display_arms,)*
                         AnyRecord::UnknownBlock { block_id, record } => {
                             ::core::write!(f, "unknown block {block_id}: ")?;
-                            #rt::show::ShowField::show(record, f)
+                            #rt::__private::ShowField::show(record, f)
                         }
                     }
                 }

@@ -425,7 +425,7 @@ fn groups_read_a_tag_then_the_variant_fields() {
     assert!(matches!(attr.variants[4].fields, syn::Fields::Unit));
     let impls = impls_of(&file.items, "Attribute");
     assert!(impls.contains(
-        "impl < 'a > :: bitcode_schema_runtime :: decode :: SchemaGroup < 'a > for Attribute < 'a >"
+        "impl < 'a > :: bitcode_schema_runtime :: __private :: SchemaGroup < 'a > for Attribute < 'a >"
     ));
     assert!(impls.contains("let tag = ops . raw (field) ?"));
     assert!(impls.contains(
@@ -439,7 +439,9 @@ fn groups_read_a_tag_then_the_variant_fields() {
     assert!(operand.generics.params.is_empty(), "no borrowed field: no lifetime");
     let impls = impls_of(&file.items, "Operand");
     assert!(
-        impls.contains("impl < 'a > :: bitcode_schema_runtime :: decode :: SchemaGroup < 'a > for Operand {"),
+        impls.contains(
+            "impl < 'a > :: bitcode_schema_runtime :: __private :: SchemaGroup < 'a > for Operand {"
+        ),
         "{impls}"
     );
     assert!(impls.contains("ops . value_type (\"v\" , ctx)"));
@@ -475,7 +477,7 @@ fn blocks_are_modules_with_constants_records_and_dispatch() {
     let impls = impls_of(m, "Record");
     assert!(impls.contains("7 => Globalvar :: decode (record , ctx) . map (Self :: Globalvar)"), "{impls}");
     assert!(impls.contains(
-        "_ => :: core :: result :: Result :: Ok (Self :: Unknown (:: bitcode_schema_runtime :: decode :: unknown_record (NAME , record , ctx)))"
+        "_ => :: core :: result :: Result :: Ok (Self :: Unknown (:: bitcode_schema_runtime :: __private :: unknown_record (NAME , record , ctx)))"
     ));
     assert!(impls.contains("Self :: Unknown (_) => \"unknown\""));
     assert!(impls.contains("const BLOCK_ID : :: core :: primitive :: u32 = ID"));
@@ -536,7 +538,7 @@ fn record_fields_are_typed_and_read_one_call_each() {
         "ops . blob (\"l\") ?",
         "ops . counted_array (\"m\" , | ops | ops . relative (\"m\" , & * ctx)) ?",
         "ops . array (| ops | ops . uint :: < :: core :: primitive :: u32 > (\"n\")) ?",
-        "static INFO : :: bitcode_schema_runtime :: decode :: RecordInfo = :: bitcode_schema_runtime :: decode :: RecordInfo { block : \"MODULE_BLOCK\" , record : \"EVERYTHING\" }",
+        "static INFO : :: bitcode_schema_runtime :: __private :: RecordInfo = :: bitcode_schema_runtime :: __private :: RecordInfo { block : \"MODULE_BLOCK\" , record : \"EVERYTHING\" }",
         "pub const CODE : :: core :: primitive :: u32 = 9u32",
         "record : & :: bitcode_schema_runtime :: Record < '_ , 'a >",
     ] {

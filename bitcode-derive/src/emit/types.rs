@@ -133,7 +133,7 @@ impl<'s> Cx<'s> {
 
                 fn try_from(code: #u64_) -> ::core::result::Result<Self, #rt::decode::UnknownCode> {
                     <Self as #rt::decode::SchemaEnum>::from_code(code)
-                        .ok_or(#rt::decode::UnknownCode { enum_name: #name, code })
+                        .ok_or(#rt::decode::UnknownCode::new(#name, code))
                 }
             }
 
@@ -143,7 +143,7 @@ impl<'s> Cx<'s> {
                 }
             }
 
-            impl #rt::show::ShowField for #id {
+            impl #rt::__private::ShowField for #id {
                 fn show(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     ::core::fmt::Display::fmt(self, f)
                 }
@@ -175,7 +175,7 @@ impl<'s> Cx<'s> {
             shows.push(if ff.single {
                 quote!(if self.#fid { sep(f)?; f.write_str(#fname)?; })
             } else if ff.enumeration.is_some() {
-                quote!(sep(f)?; f.write_str(#fname_eq)?; #rt::show::ShowField::show(&self.#fid, f)?;)
+                quote!(sep(f)?; f.write_str(#fname_eq)?; #rt::__private::ShowField::show(&self.#fid, f)?;)
             } else {
                 quote!(if self.#fid != 0 { sep(f)?; ::core::write!(f, "{}{}", #fname_eq, self.#fid)?; })
             });
@@ -239,7 +239,7 @@ impl<'s> Cx<'s> {
                 }
             }
 
-            impl #rt::show::ShowField for #id {
+            impl #rt::__private::ShowField for #id {
                 fn show(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     let mut first = true;
                     let mut sep = |f: &mut ::core::fmt::Formatter<'_>| -> ::core::fmt::Result {
@@ -282,7 +282,7 @@ impl<'s> Cx<'s> {
             st.fields.iter().filter_map(|f| f.ident.as_ref().map(|fid| (f.name, fid))).enumerate().map(
                 |(i, (name, fid))| {
                     let label = str_lit(&format!("{}{}=", if i > 0 { ", " } else { "" }, name));
-                    quote!(f.write_str(#label)?; #rt::show::ShowField::show(&self.#fid, f)?;)
+                    quote!(f.write_str(#label)?; #rt::__private::ShowField::show(&self.#fid, f)?;)
                 },
             );
         quote! {
@@ -292,7 +292,7 @@ impl<'s> Cx<'s> {
                 #(#fields,)*
             }
 
-            impl #params #rt::show::ShowField for #id #params {
+            impl #params #rt::__private::ShowField for #id #params {
                 fn show(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     f.write_str("(")?;
                     #(#shows)*
@@ -356,7 +356,7 @@ impl<'s> Cx<'s> {
                 let ids = named.iter().map(|(_, id)| *id);
                 let parts = named.iter().enumerate().map(|(i, (name, id))| {
                     let label = str_lit(&format!("{}{}=", if i > 0 { ", " } else { "" }, name));
-                    quote!(f.write_str(#label)?; #rt::show::ShowField::show(#id, f)?;)
+                    quote!(f.write_str(#label)?; #rt::__private::ShowField::show(#id, f)?;)
                 });
                 let open = str_lit(&format!("{}(", v.name));
                 quote!(Self::#vid { #(#ids,)* .. } => { f.write_str(#open)?; #(#parts)* f.write_str(")") })
@@ -392,11 +392,11 @@ impl<'s> Cx<'s> {
                 #(#decls,)*
             }
 
-            impl<'a> #rt::decode::SchemaGroup<'a> for #id #params {
+            impl<'a> #rt::__private::SchemaGroup<'a> for #id #params {
                 const NAME: #s = #name;
 
                 fn read<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
-                    ops: &mut #rt::decode::Operands<'_, 'a>,
+                    ops: &mut #rt::__private::Operands<'_, 'a>,
                     field: #s,
                     #ctx_param: &C,
                 ) -> #rt::Result<Self> {
@@ -408,7 +408,7 @@ impl<'s> Cx<'s> {
                 }
             }
 
-            impl #params #rt::show::ShowField for #id #params {
+            impl #params #rt::__private::ShowField for #id #params {
                 #[allow(unused_variables)]
                 fn show(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     match self {

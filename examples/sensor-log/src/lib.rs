@@ -48,7 +48,7 @@ pub use write::write_log;
 ///
 /// let stream = Bitstream::new(&bytes)?;
 /// let mut cursor = stream.cursor();
-/// let mut ctx = BasicContext { version: 2, ..Default::default() };
+/// let mut ctx = BasicContext::new().with_version(2);
 /// let mut block = None;
 /// while let Some(entry) = cursor.next_entry()? {
 ///     match entry {
