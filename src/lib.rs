@@ -8,7 +8,9 @@
 )]
 #![warn(missing_docs)]
 
+pub mod diagnostics;
 pub mod llvm;
+pub mod remarks;
 
 pub use bitcode_schema_derive::schema;
 pub use bitcode_schema_runtime as runtime;
