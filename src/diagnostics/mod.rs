@@ -35,8 +35,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! One thing clang prints is not in the file: the pass name after a backend remark's flag
-//! (clang prints `[-Rpass=inline]`, the file holds `pass`, printed `[-Rpass]`).
+//! Two things clang prints are not in the file: `-Werror,` in the flag of a warning made an
+//! error (clang prints `[-Werror,-Wunused-variable]`, this module `[-Wunused-variable]`),
+//! and the pass name after a backend remark's flag (clang prints `[-Rpass=inline]`, the
+//! file holds `pass`, printed `[-Rpass]`).
 
 pub mod schema;
 
@@ -299,7 +301,9 @@ impl Tables {
 fn name(table: &HashMap<u32, String>, id: u32, what: &str) -> Result<Option<String>, String> {
     match id {
         0 => Ok(None),
-        id => table.get(&id).cloned().map(Some).ok_or_else(|| format!("{what} id {id} is named by no record")),
+        id => {
+            table.get(&id).cloned().map(Some).ok_or_else(|| format!("{what} id {id} is named by no record"))
+        }
     }
 }
 

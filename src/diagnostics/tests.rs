@@ -7,7 +7,8 @@ fn sample() -> Vec<u8> {
 /// The located lines clang printed for the sample.
 fn clang_lines() -> String {
     let stderr =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/warnings.stderr")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/warnings.stderr"))
+            .unwrap();
     stderr.lines().filter(|l| l.starts_with("warnings.c:")).map(|l| format!("{l}\n")).collect()
 }
 

@@ -88,7 +88,9 @@ impl fmt::Display for Error {
                 "the remark at bit {bit_offset} refers to string {index}, but the string table has \
                  {strings} strings"
             ),
-            Error::NoHeader { bit_offset } => write!(f, "the remark at bit {bit_offset} has no header record"),
+            Error::NoHeader { bit_offset } => {
+                write!(f, "the remark at bit {bit_offset} has no header record")
+            }
             Error::NoExternalFile { section } => write!(f, "the {section} section names no remarks file"),
             Error::MissingFile { recorded, tried } => {
                 let tried: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();

@@ -218,15 +218,19 @@ impl<'a> Container<'a> {
                 Entry::Block(h) if h.id == remark::ID => {
                     out.remarks.push(IndexedRemark { bit_offset, ..IndexedRemark::default() })
                 }
-                Entry::Record(record) if block == Some(meta::ID) => match meta::Record::decode(&record, &mut ctx)? {
-                    meta::Record::ContainerInfo(info) => {
-                        out.version = Some(info.version);
-                        out.container_type = Some(info.container_type);
+                Entry::Record(record) if block == Some(meta::ID) => {
+                    match meta::Record::decode(&record, &mut ctx)? {
+                        meta::Record::ContainerInfo(info) => {
+                            out.version = Some(info.version);
+                            out.container_type = Some(info.container_type);
+                        }
+                        meta::Record::Strtab(table) => out.strings = Some(table.strings),
+                        meta::Record::ExternalFile(file) => {
+                            out.external_file = Some(file.path.to_str_lossy().into())
+                        }
+                        meta::Record::RemarkVersion(_) | meta::Record::Unknown(_) => {}
                     }
-                    meta::Record::Strtab(table) => out.strings = Some(table.strings),
-                    meta::Record::ExternalFile(file) => out.external_file = Some(file.path.to_str_lossy().into()),
-                    meta::Record::RemarkVersion(_) | meta::Record::Unknown(_) => {}
-                },
+                }
                 Entry::Record(record) if block == Some(remark::ID) => {
                     let Some(current) = out.remarks.last_mut() else { continue };
                     match remark::Record::decode(&record, &mut ctx)? {
@@ -234,7 +238,9 @@ impl<'a> Container<'a> {
                             let kind = RemarkType::from_schema(h.r#type);
                             current.header = Some((kind, h.remark_name, h.pass_name, h.function_name))
                         }
-                        remark::Record::RemarkDebugLoc(l) => current.location = Some((l.file, l.line, l.column)),
+                        remark::Record::RemarkDebugLoc(l) => {
+                            current.location = Some((l.file, l.line, l.column))
+                        }
                         remark::Record::RemarkHotness(h) => current.hotness = Some(h.hotness),
                         remark::Record::ArgWithDebugloc(a) => {
                             current.args.push((a.key, a.value, Some((a.file, a.line, a.column))))
@@ -378,7 +384,8 @@ fn from_object(path: Option<&Path>, bytes: &[u8]) -> Result<Vec<Remark>, Error> 
         // What goes wrong from here on is in the remarks file.
         let container = Container::parse(&contents).map_err(|e| Error::from(e).in_file(&file))?;
         // LLVM 22's remarks files hold their own table; older ones use the section's.
-        let strings = container.strings.or(meta.strings).ok_or_else(|| container.no_string_table().in_file(&file))?;
+        let strings =
+            container.strings.or(meta.strings).ok_or_else(|| container.no_string_table().in_file(&file))?;
         all.extend(container.resolve(strings).map_err(|e| e.in_file(&file))?);
     }
     Ok(all)

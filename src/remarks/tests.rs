@@ -35,7 +35,10 @@ fn standalone_sample_has_the_remarks_of_clangs_yaml() {
     let yaml = std::fs::read_to_string(data("inline.opt.yaml")).unwrap();
     assert_eq!(outline(&to_yaml(&list)), outline(&yaml));
     let keys = |text: &str| -> Vec<String> {
-        text.lines().filter_map(|l| l.strip_prefix("  - ")).map(|l| l.split(':').next().unwrap().into()).collect()
+        text.lines()
+            .filter_map(|l| l.strip_prefix("  - "))
+            .map(|l| l.split(':').next().unwrap().into())
+            .collect()
     };
     assert_eq!(keys(&to_yaml(&list)), keys(&yaml));
     let standalone = bytes("inline.opt.bitstream");
@@ -66,26 +69,30 @@ fn separate_remarks_file_needs_its_object_or_its_strings() {
 fn a_moved_object_finds_its_remarks_file_beside_it_or_says_what_is_missing() {
     let dir = std::env::temp_dir().join(format!("bitcode-schema-remarks-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    // The object, its recorded path changed (same length) to one that does not exist.
+    let mut moved = bytes("inline.o");
+    let sections = crate::runtime::embedded::embedded_remarks(&moved).unwrap();
+    let recorded = Container::parse(&sections[0].data).unwrap().external_file.unwrap();
+    let at = moved.windows(recorded.len()).position(|w| w == recorded.as_bytes()).unwrap();
+    let gone = recorded.replace("/data/", "/gone/");
+    assert_ne!(gone, recorded);
+    moved[at..at + gone.len()].copy_from_slice(gone.as_bytes());
     let object = dir.join("moved.o");
-    std::fs::write(&object, bytes("inline.o")).unwrap();
+    std::fs::write(&object, &moved).unwrap();
     let remarks_file = dir.join("inline.o.opt.bitstream");
     std::fs::write(&remarks_file, bytes("inline.o.opt.bitstream")).unwrap();
-    // The recorded path may exist too (in this checkout): both give the same remarks.
     assert_eq!(load_file(&object).unwrap(), load_file(&data("inline.o")).unwrap());
     // A truncated remarks file: an error in that file.
     let whole = bytes("inline.o.opt.bitstream");
     std::fs::write(&remarks_file, &whole[..whole.len() / 2]).unwrap();
-    let original = bytes("inline.o");
-    let sections = crate::runtime::embedded::embedded_remarks(&original).unwrap();
-    let recorded = Container::parse(&sections[0].data).unwrap().external_file.unwrap();
-    let recorded_exists = Path::new(&recorded).is_file();
-    if !recorded_exists {
-        let err = load_file(&object).unwrap_err();
-        assert!(matches!(&err, Error::InFile { file, .. } if *file == remarks_file), "{err:?}");
-        std::fs::remove_file(&remarks_file).unwrap();
-        let err = load_file(&object).unwrap_err();
-        assert!(err.to_string().contains("is missing") && err.to_string().contains(".opt.bitstream"), "{err}");
-    }
+    let err = load_file(&object).unwrap_err();
+    assert!(matches!(&err, Error::InFile { file, .. } if *file == remarks_file), "{err:?}");
+    assert!(matches!(err.innermost(), Error::Bitstream(_)), "{err:?}");
+    // No remarks file: an error that names it.
+    std::fs::remove_file(&remarks_file).unwrap();
+    let err = load_file(&object).unwrap_err();
+    assert!(matches!(err, Error::MissingFile { .. }), "{err:?}");
+    assert!(err.to_string().contains("is missing") && err.to_string().contains(".opt.bitstream"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
