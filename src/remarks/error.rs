@@ -66,6 +66,7 @@ impl Error {
     }
 
     /// `self` as an error in `file`.
+    #[cfg(feature = "object")]
     pub(super) fn in_file(self, file: &std::path::Path) -> Error {
         Error::InFile { file: file.to_path_buf(), error: Box::new(self) }
     }

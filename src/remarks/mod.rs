@@ -49,7 +49,7 @@ pub mod schema;
 mod yaml;
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::runtime::decode::BasicContext;
 use crate::{Bitstream, Entry, Magic};
@@ -394,7 +394,7 @@ fn from_object(path: Option<&Path>, bytes: &[u8]) -> Result<Vec<Remark>, Error> 
 /// The remarks file a remarks section names: the path as recorded, else relative to the
 /// object file, else the same file name beside the object file.
 #[cfg(feature = "object")]
-fn locate(recorded: &str, object: Option<&Path>) -> Result<PathBuf, Error> {
+fn locate(recorded: &str, object: Option<&Path>) -> Result<std::path::PathBuf, Error> {
     let recorded = Path::new(recorded);
     let dir = object.and_then(Path::parent).unwrap_or(Path::new("."));
     let mut tried = vec![recorded.to_path_buf()];

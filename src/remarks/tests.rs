@@ -1,4 +1,5 @@
 use super::*;
+use std::path::PathBuf;
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/data").join(name)
