@@ -82,7 +82,7 @@ impl Severity {
             schema::Severity::Error => Severity::Error,
             schema::Severity::Fatal => Severity::Fatal,
             schema::Severity::Remark => Severity::Remark,
-            other => Severity::Unknown(other.code().into()),
+            other => Severity::Unknown(other.code()),
         }
     }
 }
@@ -212,7 +212,7 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Diagnostic>> {
 /// Reads the diagnostics of a serialized-diagnostics stream found otherwise (e.g. by
 /// [`Input::streams`](crate::Input::streams)); as [`read`].
 pub fn read_stream(stream: &Bitstream<'_>) -> Result<Vec<Diagnostic>> {
-    let stream = stream.clone().expect(Magic::ClangDiagnostics)?;
+    let stream = (*stream).expect(Magic::ClangDiagnostics)?;
     let mut out = Vec::new();
     let mut open: Vec<Diagnostic> = Vec::new();
     let mut tables = Tables::default();

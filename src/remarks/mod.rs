@@ -86,7 +86,7 @@ impl RemarkType {
     /// The type of a schema code.
     fn from_schema(t: schema::RemarkType) -> RemarkType {
         // By code: the schema's values, 0 to 6.
-        match u64::from(t.code()) {
+        match t.code() {
             0 => RemarkType::Unknown,
             1 => RemarkType::Passed,
             2 => RemarkType::Missed,
