@@ -37,7 +37,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// The sample dumped when no file is given: examples/data/hello.bc (see make-sample.sh there).
+/// The sample dumped when no file is given: examples/bcdump/data/hello.bc (see make-sample.sh there).
 const SAMPLE: &[u8] = include_bytes!("../data/hello.bc");
 
 #[derive(Parser)]
