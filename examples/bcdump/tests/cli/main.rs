@@ -40,10 +40,26 @@ fn run(cmd: &mut Command) -> Result<Vec<u8>, String> {
     }
 }
 
-/// With no FILE, bcdump dumps the bundled sample (examples/bcdump/data/hello.bc).
+/// With no FILE and a terminal on standard input, bcdump dumps the bundled sample
+/// (examples/bcdump/data/hello.bc); with a pipe it reads the pipe. (The terminal is
+/// `script`'s, where it is installed; the sample's dump is checked through the pipe.)
 #[test]
 fn no_file_dumps_the_bundled_sample() {
-    let out = Command::new(bcdump()).output().unwrap();
+    if let Ok(out) = Command::new("script")
+        .args(["-qec", bcdump(), "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+    {
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.starts_with("LLVM IR bitcode stream, 1732 bytes"), "under a terminal: {text}");
+    }
+    let mut child = Command::new(bcdump())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &std::fs::read(sample()).unwrap()).unwrap();
+    let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("LLVM IR bitcode stream, 1732 bytes"), "{text}");
@@ -127,7 +143,7 @@ fn errors_name_offset_and_block_path_and_fail() {
     }
     let nope = dir.path().join("nope.bc");
     let missing = Command::new(bcdump()).arg(&nope).output().unwrap();
-    assert_eq!(missing.status.code(), Some(1));
+    assert_eq!(missing.status.code(), Some(2), "a file that cannot be read: 2");
     let err = String::from_utf8_lossy(&missing.stderr);
     assert!(err.starts_with(&format!("bcdump: {}: error: cannot read it: ", nope.display())), "{err}");
 }
