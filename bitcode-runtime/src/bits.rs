@@ -434,7 +434,7 @@ impl<'a> BitReader<'a> {
     /// the word's last 32 bits when at least 32 are left, else drops the word.
     pub fn align32(&mut self) {
         let pos = self.position();
-        if self.len_bits() % 32 != 0 {
+        if !self.len_bits().is_multiple_of(32) {
             return self.align32_in_a_partial_stream(pos);
         }
         let aligned = pos.next_multiple_of(32);
@@ -453,7 +453,7 @@ impl<'a> BitReader<'a> {
     /// start and the rest of the stream as its last word.
     #[cold]
     fn align32_in_a_partial_stream(&mut self, pos: u64) {
-        if pos % 64 == 0 {
+        if pos.is_multiple_of(64) {
             return;
         }
         let word_end = (pos / 64 * 64 + 64).min(self.len_bits());

@@ -107,7 +107,7 @@ impl<'a> Bitstream<'a> {
     /// the stream itself need not be); an input of fewer than 4 bytes is truncated.
     pub fn at_offset(input: &'a [u8], file_offset: u64) -> Result<Self> {
         let base_bit = file_offset * 8;
-        if input.len() >= 4 && input.len() % 4 != 0 {
+        if input.len() >= 4 && !input.len().is_multiple_of(4) {
             let kind = ErrorKind::LengthNotWords { len: input.len() };
             return Err(Error::new(kind, base_bit + input.len() as u64 / 4 * 32));
         }

@@ -106,7 +106,7 @@ impl BitWriter {
 
     /// Writes bytes at a byte-aligned position.
     pub fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
-        if self.bits % 8 != 0 {
+        if !self.bits.is_multiple_of(8) {
             return Err(write_error("bytes at a position that is not byte aligned".into(), self.bits));
         }
         self.bytes.extend_from_slice(bytes);

@@ -72,7 +72,7 @@ pub fn identify(bytes: &[u8]) -> Kind {
         };
     }
     match bytes.get(..4).and_then(|m| <[u8; 4]>::try_from(m).ok()) {
-        Some(magic) if bytes.len() % 4 == 0 => match Magic::from_bytes(magic) {
+        Some(magic) if bytes.len().is_multiple_of(4) => match Magic::from_bytes(magic) {
             Magic::Other(magic) => Kind::OtherBitstream(magic),
             _ => Kind::NotBitstream,
         },
