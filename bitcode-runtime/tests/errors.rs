@@ -33,7 +33,7 @@ fn first_error(bytes: &[u8]) -> Error {
 /// cursor reads one to where the cut is, as LLVM's `BitstreamCursor` does, and that is what
 /// the truncation tests look at.
 fn first_error_with(bytes: &[u8], setup: impl FnOnce(&mut Cursor<'_>)) -> Error {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return walk(Cursor::new(bytes, 32, 0), setup);
     }
     let stream = match Bitstream::new(bytes) {
