@@ -71,12 +71,18 @@ pub fn identify(bytes: &[u8]) -> Kind {
             _ => Kind::ObjectWithoutBitcode,
         };
     }
+    // A damaged stream is still told by its magic; the reader then says what is wrong.
     match bytes.get(..4).and_then(|m| <[u8; 4]>::try_from(m).ok()) {
-        Some(magic) if bytes.len().is_multiple_of(4) => match Magic::from_bytes(magic) {
-            Magic::Other(magic) => Kind::OtherBitstream(magic),
-            _ => Kind::NotBitstream,
+        Some([0xde, 0xc0, 0x17, 0x0b]) => Kind::LlvmIr { embedded: false, wrapper: true },
+        Some(magic) => match Magic::from_bytes(magic) {
+            Magic::LlvmIr => Kind::LlvmIr { embedded: false, wrapper: false },
+            Magic::ClangDiagnostics => Kind::ClangDiagnostics,
+            Magic::ClangAst => Kind::ClangAst,
+            Magic::Remarks => Kind::Remarks,
+            Magic::Other(magic) if bytes.len().is_multiple_of(4) => Kind::OtherBitstream(magic),
+            Magic::Other(_) => Kind::NotBitstream,
         },
-        _ => Kind::NotBitstream,
+        None => Kind::NotBitstream,
     }
 }
 
