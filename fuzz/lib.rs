@@ -8,10 +8,10 @@ pub mod bodies;
 mod schemas {
     /// clang serialized diagnostics (`DIAG`).
     pub mod diagnostics {
-        bitcode_schema::schema!("../examples/bcdump/schemas/diagnostics.toml");
+        bitcode_schema::schema!("../schema/diagnostics.toml");
     }
     /// LLVM bitstream remarks (`RMRK`).
     pub mod remarks {
-        bitcode_schema::schema!("../examples/bcdump/schemas/remarks.toml");
+        bitcode_schema::schema!("../schema/remarks.toml");
     }
 }

@@ -13,10 +13,12 @@ use crate::error::{Error, ErrorKind, Result};
 
 /// An absolute value number (LLVM's value table index).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ValueId(pub u32);
 
 /// A type table index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TypeId(pub u32);
 
 /// The elements of an array field: up to four are kept inline, without an allocation.
@@ -27,6 +29,7 @@ pub type Array<T> = smallvec::SmallVec<[T; 4]>;
 /// Open (no `#[non_exhaustive]`): a value and its type are all a value operand can be, and
 /// users build and match it whole.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ValueRef {
     /// The value's absolute number.
     pub id: ValueId,
@@ -40,6 +43,7 @@ pub struct ValueRef {
 ///
 /// Open (no `#[non_exhaustive]`): the two bounds are the whole range, as in LLVM.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ConstantRange {
     /// The lower bound's words.
     pub lower: Vec<u64>,
@@ -49,6 +53,7 @@ pub struct ConstantRange {
 
 /// An alignment, a power of two in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Align {
     log2: u8,
 }
@@ -186,6 +191,17 @@ impl std::hash::Hash for Bytes<'_> {
     }
 }
 
+/// Text when the bytes are UTF-8, else the list of bytes.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Bytes<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        match std::str::from_utf8(self.as_bytes()) {
+            Ok(text) => serializer.serialize_str(text),
+            Err(_) => serializer.collect_seq(self.as_bytes()),
+        }
+    }
+}
+
 impl fmt::Display for Bytes<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_str_lossy())
@@ -213,6 +229,7 @@ impl PartialEq<&str> for Bytes<'_> {
 /// A record kept as it was read: its block had no record of that code, or nothing decodes
 /// it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct RawRecord<'a> {
     /// The record code.

@@ -47,4 +47,7 @@ pub use path::BlockPath;
 pub mod __private {
     pub use crate::decode::{unknown_record, Operands, RecordInfo, SchemaGroup};
     pub use crate::show::{ShowField, Shown};
+    /// serde, for the `Serialize` derives generated code carries with the `serde` feature.
+    #[cfg(feature = "serde")]
+    pub use serde;
 }

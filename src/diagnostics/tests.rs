@@ -55,7 +55,7 @@ fn truncated_and_foreign_input_is_an_error() {
     for len in [0, 3, 5, 9, 40, bytes.len() / 2, bytes.len() - 1] {
         assert!(read(&bytes[..len]).is_err(), "{len} bytes read without error");
     }
-    let hello = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/hello.bc")).unwrap();
+    let hello = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/bcdump/data/hello.bc")).unwrap();
     assert!(read(&hello).is_err());
 }
 

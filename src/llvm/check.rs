@@ -9,6 +9,7 @@ use super::{LlvmContext, Walker, WalkerEvent};
 /// How many records there were and how they decoded.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CheckReport {
     /// Records in the stream (BLOCKINFO's included, DEFINE_ABBREV not: as in the trace).
     pub records: u64,

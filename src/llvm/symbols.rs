@@ -19,6 +19,7 @@ use super::{block_ids, LlvmContext};
 
 /// What a global value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum SymbolKind {
     /// An alias.
     Alias,
@@ -46,6 +47,7 @@ impl SymbolKind {
 /// Names borrow the input's string table where they come from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Symbol<'a> {
     /// What it is.
     pub kind: SymbolKind,

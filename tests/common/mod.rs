@@ -86,14 +86,15 @@ pub const MULTI_MODULE_CORPUS: &[(&str, &[&str])] = &[(
     &["clang16__hello__O0", "clang16__switchphi__O2", "llvmas16__new16"],
 )];
 
-/// The bcdump example binary that `cargo test` built beside this test binary.
+/// The bcdump binary (package `bcdump`, examples/bcdump) that `cargo test` at the root built
+/// into target/<profile>/ beside this test's profile directory.
 pub fn bcdump() -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
     let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/<test>");
-    let path = profile_dir.join("examples").join(format!("bcdump{}", std::env::consts::EXE_SUFFIX));
+    let path = profile_dir.join(format!("bcdump{}", std::env::consts::EXE_SUFFIX));
     assert!(
         path.is_file(),
-        "{} is missing: cargo test builds examples; run the tests with cargo test",
+        "{} is missing: build it first with `cargo build -p bcdump` (plain `cargo test` at the root builds it too)",
         path.display()
     );
     path

@@ -104,6 +104,7 @@ impl<'s> Cx<'s> {
         let id_doc = format!("The block id of `{}`.", def.name.value);
         let name_doc = format!("The block's name as the schema spells it, `{}`.", def.name.value);
 
+        let serde = super::tokens::serde_derive(rt);
         quote! {
             #doc
             pub mod #module {
@@ -121,6 +122,7 @@ impl<'s> Cx<'s> {
 
                 #[doc = #enum_doc]
                 #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq)]
+                #serde
                 pub enum Record<'a> {
                     #(#variants,)*
                     /// A record of a code the schema does not name, kept raw.
@@ -357,9 +359,11 @@ impl<'s> Cx<'s> {
                 }
             }
         });
+        let serde = super::tokens::serde_derive(rt);
         quote! {
             #doc
             #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq)]
+            #serde
             pub struct #id #params {
                 #(#decls,)*
                 #extra_decl
@@ -461,6 +465,7 @@ impl<'s> Cx<'s> {
             quote!(match block_id { #(#check_arms,)* _ => #okk(false), })
         };
 
+        let serde = super::tokens::serde_derive(rt);
         quote! {
             /// The schema name of the block with `id`.
             pub fn block_name(id: #u32_) -> #opt<#s> {
@@ -480,6 +485,7 @@ impl<'s> Cx<'s> {
 
             /// A record of any block of the schema.
             #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq)]
+            #serde
             pub enum AnyRecord<'a> {
                 #(#variants,)*
                 /// A record of a block the schema does not name, kept raw.

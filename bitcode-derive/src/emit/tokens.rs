@@ -100,3 +100,14 @@ pub(super) fn low_mask(width: u32) -> u64 {
         (1u64 << width) - 1
     }
 }
+
+/// With the `serde` feature, the attributes that make a generated type serializable through
+/// the runtime's re-export of serde; nothing without it.
+pub(super) fn serde_derive(rt: &TokenStream) -> TokenStream {
+    if cfg!(feature = "serde") {
+        let krate = format!("{rt}::__private::serde").replace(' ', "");
+        quote!(#[derive(#rt::__private::serde::Serialize)] #[serde(crate = #krate)])
+    } else {
+        TokenStream::new()
+    }
+}

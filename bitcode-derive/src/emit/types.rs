@@ -97,12 +97,14 @@ impl<'s> Cx<'s> {
             quote!(match code { #(#from_arms,)* _ => #fallback, })
         };
 
+        let serde = super::tokens::serde_derive(rt);
         quote! {
             #doc
             #[derive(
                 ::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug,
                 ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash
             )]
+            #serde
             pub enum #id {
                 #(#variants,)*
             }
@@ -212,12 +214,14 @@ impl<'s> Cx<'s> {
         }
         let not_known = hex_u64(!known);
 
+        let serde = super::tokens::serde_derive(rt);
         quote! {
             #doc
             #[derive(
                 ::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug,
                 ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash
             )]
+            #serde
             pub struct #id {
                 #(#decls,)*
                 /// Set bits that no field names.
@@ -285,9 +289,11 @@ impl<'s> Cx<'s> {
                     quote!(f.write_str(#label)?; #rt::__private::ShowField::show(&self.#fid, f)?;)
                 },
             );
+        let serde = super::tokens::serde_derive(rt);
         quote! {
             #doc
             #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq)]
+            #serde
             pub struct #id #params {
                 #(#fields,)*
             }
@@ -385,9 +391,11 @@ impl<'s> Cx<'s> {
         }
         let ctx_param = if uses_ctx { quote!(ctx) } else { quote!(_ctx) };
 
+        let serde = super::tokens::serde_derive(rt);
         quote! {
             #doc
             #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq)]
+            #serde
             pub enum #id #params {
                 #(#decls,)*
             }

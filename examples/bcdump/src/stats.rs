@@ -70,6 +70,39 @@ impl Stats {
         e.blob_bytes += counts.blob_bytes;
     }
 
+    /// Names the blocks the schema of `magic` knows (before BLOCKINFO's names).
+    pub fn name_blocks(
+        &mut self,
+        magic: bitcode_schema::Magic,
+        name: impl Fn(bitcode_schema::Magic, u32) -> Option<&'static str>,
+    ) {
+        for (id, entry) in self.per_block.iter_mut() {
+            if let Some(n) = name(magic, *id) {
+                entry.name = Some(n.to_owned());
+            }
+        }
+    }
+
+    /// Prints one JSON object: `{"per_block": [{"id", "name", "blocks", "records",
+    /// "abbreviated", "operands", "blob_bytes"}...], "records": N, "blocks": M}`.
+    pub fn write_json(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let per_block: Vec<serde_json::Value> = self
+            .per_block
+            .iter()
+            .map(|(id, e)| {
+                serde_json::json!({
+                    "id": id, "name": e.name, "blocks": e.blocks, "records": e.records,
+                    "abbreviated": e.abbreviated, "operands": e.operands, "blob_bytes": e.blob_bytes,
+                })
+            })
+            .collect();
+        let records: u64 = self.per_block.values().map(|e| e.records).sum();
+        let blocks: u64 = self.per_block.values().map(|e| e.blocks).sum();
+        let summary = serde_json::json!({ "per_block": per_block, "records": records, "blocks": blocks });
+        serde_json::to_writer(&mut *out, &summary).map_err(std::io::Error::other)?;
+        writeln!(out)
+    }
+
     /// Prints one line per block id, then `records=N blocks=M`.
     pub fn write(&self, out: &mut impl Write) -> std::io::Result<()> {
         let (mut records, mut blocks) = (0, 0);

@@ -1,16 +1,65 @@
 //! bcdump as a user runs it: the bundled sample, `--stats` agreeing with `--trace`, and
 //! errors that name the bit offset and block path with a non-zero exit.
 
-mod common;
+mod modes;
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::*;
+/// The bcdump binary cargo built for these tests.
+fn bcdump() -> &'static str {
+    env!("CARGO_BIN_EXE_bcdump")
+}
 
-/// With no FILE, bcdump dumps the bundled sample (examples/data/hello.bc).
+/// The bundled sample, examples/bcdump/data/hello.bc.
+fn sample() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/hello.bc")
+}
+
+/// A file of the repository, by its path from the root.
+fn repo_file(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
+}
+
+/// ../shared beside the repository (or $BITCODE_SHARED), when present.
+fn shared_dir() -> Option<PathBuf> {
+    let dir = match std::env::var_os("BITCODE_SHARED") {
+        Some(d) => PathBuf::from(d),
+        None => repo_file("../shared"),
+    };
+    dir.join("oracle").is_dir().then_some(dir)
+}
+
+/// Runs a command and returns its stdout, or a message with its stderr.
+fn run(cmd: &mut Command) -> Result<Vec<u8>, String> {
+    let out = cmd.output().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        Err(format!("{cmd:?} failed ({}): {}", out.status, String::from_utf8_lossy(&out.stderr).trim()))
+    }
+}
+
+/// With no FILE and a terminal on standard input, bcdump dumps the bundled sample
+/// (examples/bcdump/data/hello.bc); with a pipe it reads the pipe. (The terminal is
+/// `script`'s, where it is installed; the sample's dump is checked through the pipe.)
 #[test]
 fn no_file_dumps_the_bundled_sample() {
-    let out = Command::new(bcdump()).output().unwrap();
+    if let Ok(out) = Command::new("script")
+        .args(["-qec", bcdump(), "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+    {
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.starts_with("LLVM IR bitcode stream, 1732 bytes"), "under a terminal: {text}");
+    }
+    let mut child = Command::new(bcdump())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &std::fs::read(sample()).unwrap()).unwrap();
+    let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("LLVM IR bitcode stream, 1732 bytes"), "{text}");
@@ -32,8 +81,7 @@ fn no_file_dumps_the_bundled_sample() {
 /// `records=N blocks=M`.
 #[test]
 fn stats_count_what_the_trace_lists() {
-    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/hello.bc");
-    let mut files = vec![std::path::PathBuf::from(sample)];
+    let mut files = vec![sample()];
     if let Some(shared) = shared_dir() {
         for name in ["corpus/clang14__bad.dia", "corpus/llvmcat16b__hello_O0+switchphi_O2+new16.bc"] {
             files.push(shared.join(name));
@@ -55,7 +103,7 @@ fn stats_count_what_the_trace_lists() {
 /// stderr, exit 1.
 #[test]
 fn errors_name_offset_and_block_path_and_fail() {
-    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/hello.bc")).unwrap();
+    let bytes = std::fs::read(sample()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     // Cut in half, at a word: the module block's length now runs past the end.
     let cut = dir.path().join("cut.bc");
@@ -95,7 +143,7 @@ fn errors_name_offset_and_block_path_and_fail() {
     }
     let nope = dir.path().join("nope.bc");
     let missing = Command::new(bcdump()).arg(&nope).output().unwrap();
-    assert_eq!(missing.status.code(), Some(1));
+    assert_eq!(missing.status.code(), Some(2), "a file that cannot be read: 2");
     let err = String::from_utf8_lossy(&missing.stderr);
     assert!(err.starts_with(&format!("bcdump: {}: error: cannot read it: ", nope.display())), "{err}");
 }

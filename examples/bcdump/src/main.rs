@@ -14,34 +14,42 @@
 //! ```
 //!
 //! A regular FILE is mapped into memory rather than read (as LLVM's tools do); `-` reads
-//! standard input.
+//! standard input, as does a missing FILE when standard input is not a terminal. With
+//! several files each one's output follows a `FILE:` line (after an empty line), as
+//! llvm-nm does. `--json` makes the typed dump, `--stats` and `--check` print JSON.
+//!
+//! Exit status: 0; 1 when a file is malformed or `--check` finds problems; 2 when a file
+//! cannot be read, is not what the mode reads, or the command line is wrong; the worst
+//! over all files.
 //!
 //! Errors go to standard error as `bcdump: FILE: error: MESSAGE`, FILE being the input as
 //! given (`<stdin>` for `-`, `<sample hello.bc>` for the bundled sample), or the file the
 //! error is in when another one was read for it (the remarks file an object names).
 //!
-//! The diagnostics and remarks formats are read the way any downstream crate would read its
-//! own bitstream format: a schema beside the code (schemas/*.toml) and `bitcode_schema::schema!`.
+//! Every format is read through the library: `bitcode_schema::llvm`, `diagnostics` and
+//! `remarks`.
 
-mod diagnostics;
 mod dump;
-mod remarks;
+mod identify;
 mod stats;
 mod symbols;
 mod trace;
 mod typed;
 
-use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Parser;
 
-/// The sample dumped when no file is given: examples/data/hello.bc (see make-sample.sh there).
+use bitcode_schema::{diagnostics, remarks};
+use identify::Mode;
+
+/// The sample dumped when no file is given: examples/bcdump/data/hello.bc (see make-sample.sh there).
 const SAMPLE: &[u8] = include_bytes!("../data/hello.bc");
 
 #[derive(Parser)]
-#[command(about = "Dump an LLVM bitstream file (bitcode, diagnostics, AST file, remarks)")]
+#[command(version, about = "Dump an LLVM bitstream file (bitcode, diagnostics, AST file, remarks)")]
 struct Args {
     /// Print the JSON-lines trace of every block and record.
     #[arg(long, group = "mode")]
@@ -68,13 +76,18 @@ struct Args {
     /// remarks file.
     #[arg(long, group = "mode")]
     remarks: bool,
+    /// Print JSON: the typed dump as one object per record (block, record, fields),
+    /// `--stats` and `--check` as one summary object.
+    #[arg(long)]
+    json: bool,
     /// Threads for decoding function bodies and other blocks that can be read apart (the
     /// typed dump and --check); 0: one per core, 1: read everything on one thread. The
     /// output is the same either way.
     #[arg(long, default_value_t = 0)]
     jobs: usize,
-    /// The file to read (`-`: standard input); the bundled sample when omitted.
-    file: Option<PathBuf>,
+    /// The files to read (`-`: standard input). Without any: standard input when it is not
+    /// a terminal, else the bundled sample.
+    files: Vec<PathBuf>,
 }
 
 impl Args {
@@ -83,17 +96,48 @@ impl Args {
         !(self.trace || self.stats || self.check || self.symbols || self.diagnostics || self.remarks)
     }
 
-    /// True when the input is standard input (`-`).
-    fn is_stdin(&self) -> bool {
-        self.file.as_deref().is_some_and(|f| f.as_os_str() == "-")
+    /// The mode that reads only some kinds of file, if one was asked for.
+    fn picky_mode(&self) -> Option<Mode> {
+        match () {
+            _ if self.check => Some(Mode::Check),
+            _ if self.symbols => Some(Mode::Symbols),
+            _ if self.diagnostics => Some(Mode::Diagnostics),
+            _ if self.remarks => Some(Mode::Remarks),
+            _ => None,
+        }
+    }
+}
+
+/// One input: a file, standard input, or the bundled sample.
+enum Source {
+    File(PathBuf),
+    Stdin,
+    Sample,
+}
+
+impl Source {
+    /// The input's name in error messages and headers.
+    fn name(&self) -> String {
+        match self {
+            Source::File(path) => path.display().to_string(),
+            Source::Stdin => "<stdin>".to_string(),
+            Source::Sample => "<sample hello.bc>".to_string(),
+        }
     }
 
-    /// The input's name in error messages.
-    fn input_name(&self) -> String {
-        match &self.file {
-            _ if self.is_stdin() => "<stdin>".to_string(),
-            Some(path) => path.display().to_string(),
-            None => "<sample hello.bc>".to_string(),
+    /// The file's path, for reading files it names (remarks).
+    fn path(&self) -> Option<&Path> {
+        match self {
+            Source::File(path) => Some(path),
+            _ => None,
+        }
+    }
+
+    fn open(&self) -> io::Result<FileBytes> {
+        match self {
+            Source::File(path) => FileBytes::open(path),
+            Source::Stdin => FileBytes::stdin(),
+            Source::Sample => Ok(FileBytes::Read(SAMPLE.to_vec())),
         }
     }
 }
@@ -117,7 +161,7 @@ impl FileBytes {
         Ok(FileBytes::Read(bytes))
     }
 
-    fn open(path: &std::path::Path) -> io::Result<FileBytes> {
+    fn open(path: &Path) -> io::Result<FileBytes> {
         let file = std::fs::File::open(path)?;
         if file.metadata()?.is_file() {
             // SAFETY: the map is read-only and private to this process; another process
@@ -146,61 +190,103 @@ impl std::ops::Deref for FileBytes {
     }
 }
 
+/// Exit status: the file read as asked.
+const OK: u8 = 0;
+/// Exit status: the file is malformed, or `--check` found problems in it.
+const PROBLEMS: u8 = 1;
+/// Exit status: the file cannot be read or is not what the mode reads.
+const UNREADABLE: u8 = 2;
+
 fn main() -> ExitCode {
     let args = Args::parse();
-    let name = args.input_name();
-    let opened = match &args.file {
-        _ if args.is_stdin() => FileBytes::stdin(),
-        Some(path) => FileBytes::open(path),
-        None => Ok(FileBytes::Read(SAMPLE.to_vec())),
+    let sources: Vec<Source> = match args.files.as_slice() {
+        [] if io::stdin().is_terminal() => vec![Source::Sample],
+        [] => vec![Source::Stdin],
+        files => files
+            .iter()
+            .map(|f| if f.as_os_str() == "-" { Source::Stdin } else { Source::File(f.clone()) })
+            .collect(),
     };
-    let bytes = match opened {
+    let parallel = args.jobs != 1 && (args.check || args.is_dump());
+    if parallel {
+        // Building fails only when the pool already exists, which it cannot here.
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(args.jobs).build_global();
+    }
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut worst = OK;
+    for source in &sources {
+        let name = source.name();
+        if sources.len() > 1 {
+            if let Err(e) = writeln!(out, "\n{name}:") {
+                return output_failed(&name, e);
+            }
+        }
+        let status = match one(&args, source, parallel, &mut out) {
+            Ok(status) => status,
+            Err(e) => return output_failed(&name, e),
+        };
+        worst = worst.max(status);
+    }
+    if let Err(e) = out.flush() {
+        return output_failed("<stdout>", e);
+    }
+    ExitCode::from(worst)
+}
+
+/// The exit when writing the output failed: a closed pipe (e.g. `| head`) is not an error
+/// of ours.
+fn output_failed(name: &str, e: io::Error) -> ExitCode {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        return ExitCode::SUCCESS;
+    }
+    print_error(name, &Failure::Output(e));
+    ExitCode::FAILURE
+}
+
+/// Reads one input as `args` ask; its exit status, or the output error that stops bcdump.
+fn one(args: &Args, source: &Source, parallel: bool, out: &mut impl Write) -> io::Result<u8> {
+    let name = source.name();
+    let bytes = match source.open() {
         Ok(b) => b,
         Err(e) => {
             print_error(&name, &format_args!("cannot read it: {e}"));
-            return ExitCode::FAILURE;
+            return Ok(UNREADABLE);
         }
     };
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    if let Some(mode) = args.picky_mode() {
+        let kind = identify::identify(&bytes);
+        if !kind.fits(mode) {
+            print_error(&name, &kind.mismatch(mode));
+            return Ok(UNREADABLE);
+        }
+    }
     let result = if args.remarks {
-        remarks::write_file(args.file.as_deref(), &bytes, &mut out)
+        // From standard input (no path): a remarks file with its own string table.
+        remarks::load(source.path(), &bytes)
+            .map_err(Failure::Remarks)
+            .and_then(|r| remarks::write_yaml(&r, out).map_err(Failure::Output))
     } else {
-        run(&args, &name, &bytes, &mut out)
+        run(args, &name, &bytes, parallel, out)
     };
-    let flushed = out.flush();
     match result {
-        Ok(()) => {
-            // A closed pipe (e.g. `| head`) is not an error of ours.
-            if let Err(e) = flushed {
-                if e.kind() != io::ErrorKind::BrokenPipe {
-                    print_error(&name, &Failure::Output(e));
-                    return ExitCode::FAILURE;
-                }
-            }
-            ExitCode::SUCCESS
-        }
-        Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(Failure::Check) => ExitCode::FAILURE,
-        Err(Failure::InFile { file, failure }) => {
-            print_error(&file.display().to_string(), &failure);
-            ExitCode::FAILURE
+        Ok(()) => Ok(OK),
+        Err(Failure::Output(e)) => Err(e),
+        Err(Failure::Check) => Ok(PROBLEMS),
+        Err(Failure::Remarks(remarks::Error::InFile { file, error })) => {
+            // Named by the file the error is in (the remarks file an object names).
+            print_error(&file.display().to_string(), error.innermost());
+            Ok(PROBLEMS)
         }
         Err(e) => {
             print_error(&name, &e);
-            ExitCode::FAILURE
+            Ok(PROBLEMS)
         }
     }
 }
 
 /// Reads `bytes` (the input called `name` in messages) as `args` ask.
-fn run(args: &Args, name: &str, bytes: &[u8], out: &mut impl Write) -> Result<(), Failure> {
-    // Only --check and the typed dump use the pool; the other modes do not start its
-    // threads. (Building fails only when the pool already exists, which it cannot here.)
-    let parallel = args.jobs != 1 && (args.check || args.is_dump());
-    if parallel {
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(args.jobs).build_global();
-    }
+fn run(args: &Args, name: &str, bytes: &[u8], parallel: bool, out: &mut impl Write) -> Result<(), Failure> {
     let input = bitcode_schema::Input::parse(bytes)?;
     let streams = input.streams()?;
     if args.trace {
@@ -218,7 +304,12 @@ fn run(args: &Args, name: &str, bytes: &[u8], out: &mut impl Write) -> Result<()
         for e in &report.first_errors {
             print_error(name, e);
         }
-        writeln!(out, "{}", report.summary())?;
+        if args.json {
+            serde_json::to_writer(&mut *out, &report).map_err(io::Error::other)?;
+            writeln!(out)?;
+        } else {
+            writeln!(out, "{}", report.summary())?;
+        }
         if report.unknown + report.errors > 0 {
             return Err(Failure::Check);
         }
@@ -228,36 +319,21 @@ fn run(args: &Args, name: &str, bytes: &[u8], out: &mut impl Write) -> Result<()
         }
     } else if args.diagnostics {
         for stream in &streams {
-            diagnostics::write(stream, out)?;
+            diagnostics::write_text(&diagnostics::read_stream(stream)?, out)?;
         }
     } else if args.stats {
         let mut totals = stats::Stats::default();
         for stream in &streams {
             totals.walk(stream)?;
+            totals.name_blocks(stream.magic(), typed::schema_block_name);
         }
-        totals.write(out)?;
+        match args.json {
+            true => totals.write_json(out)?,
+            false => totals.write(out)?,
+        }
     } else {
         for stream in &streams {
-            match stream.magic() {
-                bitcode_schema::Magic::LlvmIr => typed::write(stream, out, parallel)?,
-                bitcode_schema::Magic::ClangDiagnostics => typed::write_with_schema(
-                    stream,
-                    out,
-                    diagnostics::schema::block_name,
-                    |block, record, ctx| {
-                        diagnostics::schema::decode_record(block, record, ctx).map(|r| r.to_string())
-                    },
-                )?,
-                bitcode_schema::Magic::Remarks => typed::write_with_schema(
-                    stream,
-                    out,
-                    remarks::schema::block_name,
-                    |block, record, ctx| {
-                        remarks::schema::decode_record(block, record, ctx).map(|r| r.to_string())
-                    },
-                )?,
-                _ => dump::write(stream, out)?,
-            }
+            typed::write_any(stream, out, parallel, args.json)?;
         }
     }
     Ok(())
@@ -272,16 +348,9 @@ pub enum Failure {
     Output(io::Error),
     /// `--check` found unknown records or records that do not decode (already reported).
     Check,
-    /// The input is well formed but cannot give what was asked (e.g. remarks without their
-    /// string table).
-    Unusable(String),
-    /// A failure in another file read for the input (the remarks file an object file names).
-    InFile {
-        /// The file the failure is in.
-        file: PathBuf,
-        /// What failed.
-        failure: Box<Failure>,
-    },
+    /// Remarks could not be read (a malformed stream, no string table, a missing remarks
+    /// file, or an error inside the remarks file an object names).
+    Remarks(remarks::Error),
 }
 
 impl From<bitcode_schema::Error> for Failure {
@@ -302,8 +371,7 @@ impl std::fmt::Display for Failure {
             Failure::Input(e) => write!(f, "{e}"),
             Failure::Output(e) => write!(f, "writing output: {e}"),
             Failure::Check => write!(f, "some records are unknown or do not decode"),
-            Failure::Unusable(why) => write!(f, "{why}"),
-            Failure::InFile { failure, .. } => write!(f, "{failure}"),
+            Failure::Remarks(e) => write!(f, "{e}"),
         }
     }
 }

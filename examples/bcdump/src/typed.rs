@@ -9,6 +9,194 @@ use bitcode_schema::llvm::{ir, Walker, WalkerEvent};
 use bitcode_schema::runtime::decode::{BasicContext, DecodeContext};
 use bitcode_schema::{Bitstream, Entry, Record};
 
+/// Writes the typed dump of `stream` with its format's schema (LLVM IR, diagnostics,
+/// remarks; the raw dump for any other), or with `json` one JSON object per record.
+pub fn write_any(
+    stream: &Bitstream<'_>,
+    out: &mut impl Write,
+    parallel: bool,
+    json: bool,
+) -> Result<(), crate::Failure> {
+    use bitcode_schema::{diagnostics::schema as dia, remarks::schema as rmk};
+    use bitcode_schema::Magic;
+    match (stream.magic(), json) {
+        (Magic::LlvmIr, false) => write(stream, out, parallel),
+        (Magic::LlvmIr, true) => write_json(stream, out),
+        (Magic::ClangDiagnostics, false) => {
+            write_with_schema(stream, out, dia::block_name, |block, record, ctx| {
+                dia::decode_record(block, record, ctx).map(|r| r.to_string())
+            })
+        }
+        (Magic::ClangDiagnostics, true) => {
+            write_json_with_schema(stream, out, dia::block_name, dia::record_name, |block, record, ctx| {
+                to_json(dia::decode_record(block, record, ctx))
+            })
+        }
+        (Magic::Remarks, false) => write_with_schema(stream, out, rmk::block_name, |block, record, ctx| {
+            rmk::decode_record(block, record, ctx).map(|r| r.to_string())
+        }),
+        (Magic::Remarks, true) => {
+            write_json_with_schema(stream, out, rmk::block_name, rmk::record_name, |block, record, ctx| {
+                to_json(rmk::decode_record(block, record, ctx))
+            })
+        }
+        (_, false) => crate::dump::write(stream, out),
+        (_, true) => write_json_with_schema(
+            stream,
+            out,
+            |_| None,
+            |_, _| None,
+            |_, record, _| Ok(serde_json::json!({ "ops": record.ops })),
+        ),
+    }
+}
+
+/// A decoded record as JSON, or the message of why it is not one.
+fn to_json<T: serde::Serialize>(decoded: bitcode_schema::Result<T>) -> Result<serde_json::Value, String> {
+    let typed = decoded.map_err(|e| e.to_string())?;
+    let mut value = serde_json::to_value(typed).map_err(|e| format!("record as JSON: {e}"))?;
+    // `{"ModuleBlock": {"Version": {fields}}}` (the block's variant, the record's): the
+    // line names both already, keep the fields.
+    for _ in 0..2 {
+        value = match value {
+            serde_json::Value::Object(map) if map.len() == 1 => match map.into_iter().next() {
+                Some((_, inner)) => inner,
+                None => serde_json::Value::Null,
+            },
+            other => other,
+        };
+    }
+    Ok(value)
+}
+
+/// One JSON line for a record: its block, its record name and its fields (or its error).
+#[derive(serde::Serialize)]
+struct JsonRecord<'n> {
+    block: std::borrow::Cow<'n, str>,
+    block_id: u32,
+    record: std::borrow::Cow<'n, str>,
+    code: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fields: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+fn name_or<'n>(name: Option<&'n str>, what: &str, id: u32) -> std::borrow::Cow<'n, str> {
+    name.map_or_else(|| format!("{what} {id}").into(), Into::into)
+}
+
+fn json_line(out: &mut impl Write, line: &JsonRecord<'_>) -> std::io::Result<()> {
+    serde_json::to_writer(&mut *out, line).map_err(std::io::Error::other)?;
+    out.write_all(b"\n")
+}
+
+/// The JSON lines of a stream whose schema gives `block_name`, `record_name` and `decode`.
+fn write_json_with_schema(
+    stream: &Bitstream<'_>,
+    out: &mut impl Write,
+    block_name: fn(u32) -> Option<&'static str>,
+    record_name: fn(u32, u32) -> Option<&'static str>,
+    decode: impl Fn(u32, &Record<'_, '_>, &mut dyn DecodeContext) -> Result<serde_json::Value, String>,
+) -> Result<(), crate::Failure> {
+    let mut cursor = stream.cursor();
+    let mut ctx = BasicContext::default();
+    loop {
+        let block = cursor.current_block().unwrap_or(0);
+        let Some(entry) = cursor.next_entry()? else { break };
+        let Entry::Record(record) = entry else { continue };
+        let (block_text, record_text) = match block {
+            0 => {
+                ("BLOCKINFO_BLOCK".into(), name_or(blockinfo_record_name(record.code), "record", record.code))
+            }
+            _ => (
+                name_or(block_name(block), "block", block),
+                name_or(record_name(block, record.code), "record", record.code),
+            ),
+        };
+        let (fields, error) = match block {
+            0 => (Some(serde_json::json!({ "ops": record.ops })), None),
+            _ => match decode(block, &record, &mut ctx) {
+                Ok(v) => (Some(v), None),
+                Err(e) => (None, Some(e)),
+            },
+        };
+        json_line(
+            out,
+            &JsonRecord {
+                block: block_text,
+                block_id: block,
+                record: record_text,
+                code: record.code,
+                value: None,
+                fields,
+                error,
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// The JSON lines of an LLVM IR stream, read in one walk (value numbers resolved).
+fn write_json(stream: &Bitstream<'_>, out: &mut impl Write) -> Result<(), crate::Failure> {
+    let mut walker = Walker::new(stream);
+    loop {
+        let before = walker.numbering().next_value();
+        let Some(event) = walker.next_event()? else { break };
+        let WalkerEvent::Record { block, record, ctx } = event else { continue };
+        let (block_text, record_text) = match block {
+            0 => {
+                ("BLOCKINFO_BLOCK".into(), name_or(blockinfo_record_name(record.code), "record", record.code))
+            }
+            _ => (
+                name_or(ir::block_name(block), "block", block),
+                name_or(ir::record_name(block, record.code), "record", record.code),
+            ),
+        };
+        let (fields, error) = match block {
+            0 => (Some(serde_json::json!({ "ops": record.ops })), None),
+            _ => {
+                let decoded = ir::decode_record(block, &record, ctx).and_then(|typed| {
+                    bitcode_schema::llvm::check_metadata_strings(block, &record, ctx).map(|()| typed)
+                });
+                match to_json(decoded) {
+                    Ok(v) => (Some(v), None),
+                    Err(e) => (None, Some(e)),
+                }
+            }
+        };
+        let (code, after) = (record.code, walker.numbering().next_value());
+        let value = (after != before).then_some(u64::from(before));
+        json_line(
+            out,
+            &JsonRecord {
+                block: block_text,
+                block_id: block,
+                record: record_text,
+                code,
+                value,
+                fields,
+                error,
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// The name the schema of `magic` gives block `id` (BLOCKINFO, id 0, in every format).
+pub fn schema_block_name(magic: bitcode_schema::Magic, id: u32) -> Option<&'static str> {
+    use bitcode_schema::Magic;
+    match (magic, id) {
+        (_, 0) => Some("BLOCKINFO_BLOCK"),
+        (Magic::LlvmIr, id) => ir::block_name(id),
+        (Magic::ClangDiagnostics, id) => bitcode_schema::diagnostics::schema::block_name(id),
+        (Magic::Remarks, id) => bitcode_schema::remarks::schema::block_name(id),
+        _ => None,
+    }
+}
+
 /// The name of a BLOCKINFO record (their meanings are fixed by the container format).
 pub fn blockinfo_record_name(code: u32) -> Option<&'static str> {
     match code {

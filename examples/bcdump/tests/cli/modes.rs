@@ -1,0 +1,202 @@
+//! Each mode on a stream it does not read, stdin, several files, `--version`, JSON output.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use crate::{bcdump, sample, shared_dir};
+
+/// Runs bcdump with `args` and `stdin` piped in.
+fn with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(bcdump())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// A corpus file of ../shared, when present.
+fn corpus(name: &str) -> Option<PathBuf> {
+    let path = shared_dir()?.join("corpus").join(name);
+    path.is_file().then_some(path)
+}
+
+#[test]
+fn stdin_reads_what_the_file_gives() {
+    let bytes = std::fs::read(sample()).unwrap();
+    for mode in [&["--check"][..], &[], &["--stats"], &["--json"]] {
+        let file = Command::new(bcdump()).args(mode).arg(sample()).output().unwrap();
+        assert!(file.status.success(), "{mode:?}");
+        let piped = with_stdin(mode, &bytes);
+        assert_eq!(piped.status.code(), Some(0), "{mode:?}");
+        let dash = with_stdin(&[mode, &["-"]].concat(), &bytes);
+        assert_eq!(piped.stdout, dash.stdout, "{mode:?}: `-` and a pipe");
+        if mode.is_empty() {
+            // Only the dump's file offsets line is the same; everything is.
+            assert_eq!(piped.stdout, file.stdout);
+        } else {
+            assert_eq!(piped.stdout, file.stdout, "{mode:?}");
+        }
+    }
+}
+
+#[test]
+fn version_names_the_package_version() {
+    let out = Command::new(bcdump()).arg("--version").output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        format!("bcdump {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn several_files_get_headers_and_the_worst_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.bc");
+    let s = sample();
+    let out = Command::new(bcdump()).arg("--check").arg(&s).arg(&s).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let summary = "records=104 typed=104 unknown=0 errors=0 warnings=0";
+    assert_eq!(text, format!("\n{0}:\n{summary}\n\n{0}:\n{summary}\n", s.display()));
+    let out = Command::new(bcdump()).arg("--check").arg(&s).arg(&missing).arg(&s).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "a file that cannot be read: 2");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.matches(summary).count(), 2, "the files after it are read: {text}");
+    let bytes = std::fs::read(&s).unwrap();
+    let cut = dir.path().join("cut.bc");
+    std::fs::write(&cut, &bytes[..bytes.len() / 8 * 4]).unwrap();
+    let out = Command::new(bcdump()).arg("--stats").arg(&s).arg(&cut).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "a malformed file: 1");
+    let out = Command::new(bcdump()).arg("--stats").arg(&cut).arg(&missing).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "the worst of 1 and 2");
+}
+
+#[test]
+fn a_mode_says_what_the_file_is_when_it_does_not_fit() {
+    let Some(dia) = corpus("clang14__bad.dia") else { return };
+    let cases = [
+        ("--check", dia.clone(), "this is a clang serialized diagnostics file, not LLVM IR bitcode; read it with --diagnostics"),
+        ("--symbols", dia.clone(), "this is a clang serialized diagnostics file, not LLVM IR bitcode; read it with --diagnostics"),
+        ("--diagnostics", sample(), "this is LLVM IR bitcode, not a clang serialized diagnostics file; read it with --check"),
+        ("--remarks", sample(), "this is LLVM IR bitcode, not an LLVM remarks file or an object file with a remarks section; read it with --check"),
+        ("--remarks", dia.clone(), "this is a clang serialized diagnostics file, not an LLVM remarks file or an object file with a remarks section; read it with --diagnostics"),
+    ];
+    let mut cases: Vec<(&str, PathBuf, &str)> = cases.to_vec();
+    if let Some(pch) = corpus("clang14__pch_small.pch") {
+        cases.push(("--check", pch.clone(), "this is a clang AST file (precompiled header or module), not LLVM IR bitcode; the dump, --trace and --stats read any bitstream"));
+        cases.push(("--diagnostics", pch, "this is a clang AST file (precompiled header or module), not a clang serialized diagnostics file; the dump, --trace and --stats read any bitstream"));
+    }
+    if let Some(remarks) = corpus("clang14__remarks_structs_O2.opt.bitstream") {
+        cases.push((
+            "--check",
+            remarks.clone(),
+            "this is an LLVM remarks file, not LLVM IR bitcode; read it with --remarks",
+        ));
+        cases.push((
+            "--diagnostics",
+            remarks,
+            "this is an LLVM remarks file, not a clang serialized diagnostics file; read it with --remarks",
+        ));
+    }
+    if let Some(object) = corpus("clang14__switchphi_O2_fembed_bitcode.o") {
+        cases.push(("--diagnostics", object, "this is a native object file with embedded LLVM IR bitcode, not a clang serialized diagnostics file; read it with --check"));
+    }
+    let text = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/hello.ll");
+    cases.push(("--check", text, "this is not an LLVM bitstream, not LLVM IR bitcode"));
+    for (mode, file, message) in cases {
+        let out = Command::new(bcdump()).arg(mode).arg(&file).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{mode} {}", file.display());
+        assert!(out.stdout.is_empty(), "{mode} {}: no output", file.display());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim_end(), format!("bcdump: {}: error: {message}", file.display()));
+    }
+}
+
+#[test]
+fn stats_and_check_json_agree_with_the_text() {
+    let mut files = vec![sample()];
+    files.extend(
+        ["clang14__bad.dia", "clang14__remarks_structs_O2.opt.bitstream", "clang14__pch_small.pch"]
+            .iter()
+            .filter_map(|n| corpus(n)),
+    );
+    for file in files {
+        let text =
+            String::from_utf8(Command::new(bcdump()).arg("--stats").arg(&file).output().unwrap().stdout)
+                .unwrap();
+        let json = Command::new(bcdump()).args(["--stats", "--json"]).arg(&file).output().unwrap().stdout;
+        let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        let last = text.lines().last().unwrap();
+        assert_eq!(
+            last,
+            format!("records={} blocks={}", json["records"], json["blocks"]),
+            "{}",
+            file.display()
+        );
+        let per_block = json["per_block"].as_array().unwrap();
+        assert_eq!(per_block.len(), text.lines().count() - 1);
+        for (line, entry) in text.lines().zip(per_block) {
+            let name = entry["name"].as_str().map(|n| format!(" {n}")).unwrap_or_default();
+            assert!(
+                line.starts_with(&format!(
+                    "block {}{name}: blocks={} records={} ",
+                    entry["id"], entry["blocks"], entry["records"]
+                )),
+                "{line} vs {entry}"
+            );
+        }
+    }
+    let text =
+        String::from_utf8(Command::new(bcdump()).arg("--check").arg(sample()).output().unwrap().stdout)
+            .unwrap();
+    let json = Command::new(bcdump()).args(["--check", "--json"]).arg(sample()).output().unwrap().stdout;
+    let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let expected = format!(
+        "records={} typed={} unknown={} errors={} warnings={}",
+        json["records"], json["typed"], json["unknown"], json["errors"], json["warnings"]
+    );
+    assert_eq!(text.trim_end(), expected);
+}
+
+#[test]
+fn stats_name_blocks_by_their_schema() {
+    let text =
+        String::from_utf8(Command::new(bcdump()).arg("--stats").arg(sample()).output().unwrap().stdout)
+            .unwrap();
+    for name in ["block 0 BLOCKINFO_BLOCK:", "block 8 MODULE_BLOCK:", "block 12 FUNCTION_BLOCK:"] {
+        assert!(text.contains(name), "{name}:\n{text}");
+    }
+    let Some(dia) = corpus("clang14__bad.dia") else { return };
+    let text =
+        String::from_utf8(Command::new(bcdump()).arg("--stats").arg(dia).output().unwrap().stdout).unwrap();
+    assert!(text.lines().any(|l| l.starts_with("block 8 ") && !l.starts_with("block 8:")), "{text}");
+}
+
+#[test]
+fn typed_json_lines_name_block_and_record() {
+    let mut files = vec![sample()];
+    files.extend(
+        ["clang14__bad.dia", "clang14__remarks_structs_O2.opt.bitstream"].iter().filter_map(|n| corpus(n)),
+    );
+    for file in files {
+        let out = Command::new(bcdump()).arg("--json").arg(&file).output().unwrap();
+        assert!(out.status.success(), "{}", file.display());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.lines().count() > 3);
+        for line in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert!(v["block"].is_string() && v["record"].is_string(), "{line}");
+            assert!(v["fields"].is_object() || v["error"].is_string(), "{line}");
+        }
+    }
+    let out = Command::new(bcdump()).arg("--json").arg(sample()).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let producer = r#"{"block":"IDENTIFICATION_BLOCK","block_id":13,"record":"STRING","code":1,"fields":{"producer":"LLVM14.0.6"}}"#;
+    assert!(text.lines().any(|l| l == producer), "{text}");
+}
