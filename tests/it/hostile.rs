@@ -49,7 +49,6 @@ pub(crate) fn note_allocation(size: usize) {
     });
 }
 
-
 /// A seed from the file name (FNV-1a), so each file gets the same flips in any order.
 fn seed_for(name: &str) -> u64 {
     name.bytes().fold(0xCBF2_9CE4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01B3))

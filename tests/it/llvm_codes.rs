@@ -326,7 +326,7 @@ fn classify(enums: &[HeaderEnum]) -> Result<Listing, String> {
         Ok(listing)
     } else {
         Err(format!(
-            "enums of no known kind (classify them in tests/llvm_codes.rs and \
+            "enums of no known kind (classify them in tests/it/llvm_codes.rs and \
              schema/extract-llvm-bitcodes.py): {}",
             unknown.join(", ")
         ))

@@ -119,7 +119,10 @@ pub fn random_csmith_programs_compiled_by_two_clangs() {
     let mut jobs = Vec::new();
     for seed in CSMITH_SEEDS {
         let source = scratch.path().join(format!("csmith{seed}.c"));
-        let program = run(Command::new("csmith").args(["--seed", &seed.to_string()])).unwrap();
+        // csmith writes platform.info into its working directory: the scratch one.
+        let program =
+            run(Command::new("csmith").args(["--seed", &seed.to_string()]).current_dir(scratch.path()))
+                .unwrap();
         std::fs::write(&source, program).unwrap();
         for v in CSMITH_CLANGS {
             jobs.push((format!("clang-{v}"), source.clone(), format!("csmith{seed}_{v}")));

@@ -14,6 +14,7 @@ mod common;
 mod clang_ast_files;
 mod corpus_trace;
 mod diagnostics;
+mod differential;
 #[cfg(feature = "object")]
 mod embedded_objects;
 mod fuzz_smoke;
@@ -29,7 +30,6 @@ mod malformed;
 mod mutants;
 mod remarks;
 mod schema_every_kind;
-mod differential;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::process::ExitCode;
@@ -240,7 +240,13 @@ fn missing_needs(needs: &[&str]) -> Option<String> {
                 common::find_tool(need).is_none()
             }
         })
-        .map(|need| if *need == SHARED { "../shared (the corpus and oracles)".to_string() } else { need.to_string() })
+        .map(|need| {
+            if *need == SHARED {
+                "../shared (the corpus and oracles)".to_string()
+            } else {
+                need.to_string()
+            }
+        })
         .collect();
     (!missing.is_empty()).then(|| format!("{} missing", missing.join(", ")))
 }
@@ -277,9 +283,13 @@ fn main() -> ExitCode {
     if !args.ignored && !args.include_ignored && !args.list {
         skipped.extend(ignored.into_iter().filter(|(name, _)| selected(name)));
     }
-    for entry in common::skipped() {
-        if !skipped.contains(&entry) {
-            skipped.push(entry);
+    for (name, reason) in common::skipped() {
+        match skipped.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, reasons)) => {
+                reasons.push_str("; ");
+                reasons.push_str(&reason);
+            }
+            None => skipped.push((name, reason)),
         }
     }
     let mut code = conclusion.exit_code();

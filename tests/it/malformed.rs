@@ -851,7 +851,7 @@ pub fn stream_limits_reach_the_llvm_walk() {
     let err = bitcode_schema::llvm::check_stream(&limited).unwrap_err();
     assert_eq!(err.kind(), &ErrorKind::TooDeep { limit: 1 }, "{err}");
     assert_eq!(err.block_path(), [bitcode_schema::llvm::block_ids::MODULE], "{err}");
-    // The default limits let every corpus file through (tests/llvm_corpus.rs); they are
+    // The default limits let every corpus file through (tests/it/llvm_corpus.rs); they are
     // far above what LLVM's writers make.
     let defaults = Limits::default();
     assert!(defaults.max_depth >= 16 && defaults.max_abbrevs_per_block >= 1024, "{defaults:?}");

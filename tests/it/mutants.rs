@@ -91,7 +91,6 @@ impl CountingAllocator {
     }
 }
 
-
 /// The most bytes a decode of a `len`-byte mutant may hold live at once: 64 per input
 /// byte (operands are `u64`; an array of 1-bit elements holds 8 per byte) and 64 MiB for
 /// the rest (thread pools, tables of fixed size).
