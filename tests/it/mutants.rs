@@ -35,6 +35,7 @@ use common::*;
 
 #[path = "../../fuzz/bodies.rs"]
 #[allow(dead_code)] // the diagnostics and writer bodies are not used here
+#[allow(clippy::duplicate_mod)] // fuzz_smoke loads it too, each with its own `schemas`
 mod bodies;
 
 /// The schemas the fuzz bodies' diagnostics and remarks body needs (unused here).
