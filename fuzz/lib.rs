@@ -1,4 +1,4 @@
-//! The fuzz bodies (bodies.rs, shared with tests/fuzz_smoke.rs) for the fuzz targets in
+//! The fuzz bodies (bodies.rs, shared with tests/it/fuzz_smoke.rs) for the fuzz targets in
 //! fuzz_targets/, with the schemas the diagnostics and remarks body decodes with.
 
 pub mod bodies;

@@ -18,7 +18,7 @@ literal, `(A << B)`, or FIRST_APPLICATION_BLOCKID (8, from BitCodeEnums.h).
 Schema names follow the naming rules of schema/llvm_ir.toml: a block is LLVM's BlockIDs
 name without `_ID`; a record is the enumerator without its prefix (MODULE_CODE_,
 FUNC_CODE_, CST_CODE_, ...). The exceptions are the small tables below. Several blocks
-are comma-separated. tests/llvm_codes.rs applies the same rules (keep them in step).
+are comma-separated. tests/it/llvm_codes.rs applies the same rules (keep them in step).
 
 Enums that are neither record codes nor mapped operand values (BlockIDs, flag-bit
 positions such as CallMarkersFlags) are left out; an enum this script does not know is

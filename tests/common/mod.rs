@@ -10,10 +10,38 @@ pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
 }
 
-/// Reports that `what` is missing: a failure in CI, a printed notice elsewhere.
+/// What the tests found missing at run time: (test, what), in the order reported.
+static SKIPPED: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+
+thread_local! {
+    /// The name of the test this thread runs (set by the harness of tests/it).
+    static CURRENT_TEST: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `body` as the test `name`: what it reports missing is recorded under that name.
+pub fn as_test<R>(name: &str, body: impl FnOnce() -> R) -> R {
+    CURRENT_TEST.with(|c| *c.borrow_mut() = Some(name.to_string()));
+    let result = body();
+    CURRENT_TEST.with(|c| *c.borrow_mut() = None);
+    result
+}
+
+/// Everything reported missing so far: (test, what).
+pub fn skipped() -> Vec<(String, String)> {
+    SKIPPED.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// Reports that `what` is missing: a failure in CI; elsewhere a printed notice, recorded
+/// for the closing summary of the test run.
 pub fn missing(test: &str, what: &str) {
     assert!(!in_ci(), "{test}: {what} is missing (CI=true: this is a failure, not a skip)");
     eprintln!("NOTICE: {test} skipped: {what} is missing");
+    let name = CURRENT_TEST.with(|c| c.borrow().clone()).unwrap_or_else(|| test.to_string());
+    let what = format!("{what} is missing");
+    let mut skipped = SKIPPED.lock().unwrap_or_else(|e| e.into_inner());
+    if !skipped.iter().any(|(t, w)| *t == name && *w == what) {
+        skipped.push((name, what));
+    }
 }
 
 /// ../shared beside the repository (or $BITCODE_SHARED), when present.

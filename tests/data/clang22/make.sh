@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes ast_module.pcm: the clang module of ../clang-ast/ast_module.h (its module map is
 # ../clang-ast/module.modulemap) as clang 22.1 writes it, the clang of zig 0.17.1 (PyPI's
-# `ziglang` package, pinned in .ci/run). Checked by tests/clang_ast_files.rs without zig.
+# `ziglang` package, pinned in .ci/run). Checked by tests/it/clang_ast_files.rs without zig.
 #
 # Why this file: every AST file clang 19 and 22 write (.pch and .pcm alike; clang 13 to 16
 # do not, 17 and 18 are untried) defines, in DECLTYPES_BLOCK (id 11, inside AST_BLOCK 8),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rebuilds the native objects that embed bitcode, used by tests/embedded_objects.rs.
+# Rebuilds the native objects that embed bitcode, used by tests/it/embedded_objects.rs.
 # Needs clang-14 and LLVM 14's tools (apt-get install clang-14 llvm-14) and python3.
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -7,7 +7,7 @@
 #   alpha+beta+gamma.bc    llvm-cat -b of alpha+beta.shared.bc and gamma: the shared STRTAB
 #                          copied after each of the first two modules, gamma's after gamma
 # Each module's global values are those of its .ll (see ../../../src/llvm/symbols.rs's
-# tests and tests/llvm_multimodule.rs).
+# tests and tests/it/llvm_multimodule.rs).
 set -euo pipefail
 cd "$(dirname "$0")"
 tmp="$(mktemp -d)"

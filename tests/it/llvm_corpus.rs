@@ -9,7 +9,7 @@
 //! per LLVM version (from the folders' MANIFEST.tsv), and every failure names its version,
 //! so that a regression shows by version.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -179,8 +179,7 @@ fn check_invalid(file: &Path, reason: &str) -> Result<CheckCounts, String> {
     }
 }
 
-#[test]
-fn every_record_of_every_corpus_file_decodes_typed() {
+pub fn every_record_of_every_corpus_file_decodes_typed() {
     let Some(shared) = require_shared(TEST) else { return };
     let files = corpus_files(&shared);
     assert!(files.len() > 400, "expected both corpora, found {} .bc files", files.len());
@@ -224,8 +223,7 @@ fn module_count(path: &Path) -> usize {
     streams.iter().filter_map(|s| bitcode_schema::llvm::module_symbols(s).ok()).map(|m| m.len()).sum()
 }
 
-#[test]
-fn symbols_equal_the_ll_symbols_of_the_same_compilation() {
+pub fn symbols_equal_the_ll_symbols_of_the_same_compilation() {
     let Some(shared) = require_shared(TEST) else { return };
     let oracle = shared.join("oracle/ll-symbols");
     let files = corpus_files(&shared);
@@ -310,8 +308,7 @@ fn without_intrinsics(listing: &[u8]) -> String {
 /// names in the module value symbol table with and without VSTOFFSET and FNENTRY, or in
 /// the strtab), `bcdump --symbols` equals ll-symbols of `llvm-dis-14`'s text, intrinsics
 /// aside (LLVM upgrades their names as it reads).
-#[test]
-fn symbols_of_llvm_fixtures_equal_llvm_dis_14() {
+pub fn symbols_of_llvm_fixtures_equal_llvm_dis_14() {
     let Some(shared) = require_shared(TEST) else { return };
     let Some(llvm_dis) = require_tool(TEST, "llvm-dis-14") else { return };
     let oracle = shared.join("oracle/ll-symbols");
@@ -361,8 +358,7 @@ fn symbols_of_llvm_fixtures_equal_llvm_dis_14() {
 /// `--symbols` reads only the module's records: function bodies are skipped by their
 /// length, never walked. With every function body overwritten by garbage (lengths kept),
 /// the symbols are unchanged while a full typed walk fails.
-#[test]
-fn symbols_never_walk_function_bodies() {
+pub fn symbols_never_walk_function_bodies() {
     let Some(shared) = require_shared(TEST) else { return };
     let bytes = std::fs::read(shared.join("corpus/clang16__switchphi__O2.bc")).unwrap();
     let stream = bitcode_schema::Bitstream::new(&bytes).unwrap();
@@ -391,8 +387,7 @@ fn symbols_never_walk_function_bodies() {
 
 /// A version 2 module's names are slices of its string table, borrowed from the input
 /// rather than copied; only unnamed values, numbered, hold names of their own.
-#[test]
-fn symbol_names_borrow_the_string_table() {
+pub fn symbol_names_borrow_the_string_table() {
     let Some(shared) = require_shared(TEST) else { return };
     let bytes = std::fs::read(shared.join("corpus/clang16__switchphi__O2.bc")).unwrap();
     let stream = bitcode_schema::Bitstream::new(&bytes).unwrap();

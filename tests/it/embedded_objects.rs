@@ -5,7 +5,7 @@
 // Embedded bitcode is read behind the `object` feature.
 #![cfg(feature = "object")]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -98,8 +98,7 @@ fn extract(file: &Path, how: Extract, scratch: &Path, tag: &str) -> Vec<u8> {
 }
 
 /// The sections found, their bytes, and that every stream in them reads to the end.
-#[test]
-fn objects_of_every_format_yield_their_bitcode_sections() {
+pub fn objects_of_every_format_yield_their_bitcode_sections() {
     for (file, sections) in EXPECTATIONS {
         let bytes = std::fs::read(fixture(file)).unwrap();
         let input = Input::parse(&bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
@@ -120,8 +119,7 @@ fn objects_of_every_format_yield_their_bitcode_sections() {
 
 /// The bytes we find are the bytes llvm-objcopy / llvm-lipo extract, and bcdump's trace of
 /// the object equals llvm-bcanalyzer's trace of the extracted section.
-#[test]
-fn sections_match_llvm_tools_and_traces_match_the_analyzer() {
+pub fn sections_match_llvm_tools_and_traces_match_the_analyzer() {
     const TEST: &str = "embedded_objects";
     let Some(shared) = require_shared(TEST) else { return };
     for tool in ["llvm-objcopy-14", "llvm-lipo-14", "llvm-bcanalyzer"] {
@@ -158,8 +156,7 @@ fn sections_match_llvm_tools_and_traces_match_the_analyzer() {
 }
 
 /// Errors inside an embedded section give absolute offsets in the object file.
-#[test]
-fn errors_in_sections_point_into_the_object_file() {
+pub fn errors_in_sections_point_into_the_object_file() {
     let mut bytes = std::fs::read(fixture("hello.coff.obj")).unwrap();
     let offset = {
         let input = Input::parse(&bytes).unwrap();
@@ -178,8 +175,7 @@ fn errors_in_sections_point_into_the_object_file() {
 }
 
 /// An object without a bitcode section is an error that says so.
-#[test]
-fn objects_without_bitcode_are_an_error() {
+pub fn objects_without_bitcode_are_an_error() {
     let bytes = std::fs::read(fixture("hello.fatlto.elf.o")).unwrap();
     // Rename the section so that nothing is found.
     let pos = bytes.windows(9).position(|w| w == b".llvm.lto").expect("section name in the string table");

@@ -11,7 +11,7 @@
 //! - `check_stream_parallel` reports what `check_stream` reports: every record typed, none
 //!   unknown, no error.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -209,8 +209,7 @@ fn check_file(
     Ok(Checked { modules: modules.len(), symbols, records: report.records })
 }
 
-#[test]
-fn every_module_of_llvm_cat_files_reads_with_its_own_tables() {
+pub fn every_module_of_llvm_cat_files_reads_with_its_own_tables() {
     let Some(shared) = require_shared(TEST) else { return };
     let Some(llvm_cat) = require_tool(TEST, "llvm-cat-14") else { return };
     let scratch = tempfile::tempdir().unwrap();
@@ -267,8 +266,7 @@ fn every_module_of_llvm_cat_files_reads_with_its_own_tables() {
 
 /// The committed fixtures of tests/data/multimodule (made by its make.sh): each module's
 /// symbols are ll-symbols of its .ll.
-#[test]
-fn multimodule_fixtures_equal_the_ll_symbols_of_their_modules() {
+pub fn multimodule_fixtures_equal_the_ll_symbols_of_their_modules() {
     let Some(shared) = require_shared(TEST) else { return };
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/multimodule");
     let ll = |m: &str| dir.join(format!("{m}.ll"));

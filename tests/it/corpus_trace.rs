@@ -3,7 +3,7 @@
 //! `oracle/compare-trace`, every entry. Native objects are compared with the oracle run on
 //! their `.llvmbc` section as llvm-objcopy extracts it.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -76,8 +76,7 @@ fn check(file: &Path, shared: &Path, scratch: &Path, index: usize) -> Outcome {
     }
 }
 
-#[test]
-fn every_corpus_file_traces_exactly_as_llvm_bcanalyzer() {
+pub fn every_corpus_file_traces_exactly_as_llvm_bcanalyzer() {
     const TEST: &str = "corpus_trace";
     let Some(shared) = require_shared(TEST) else { return };
     if require_tool(TEST, "llvm-bcanalyzer").is_none() || require_tool(TEST, "llvm-objcopy").is_none() {

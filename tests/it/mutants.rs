@@ -18,9 +18,8 @@
 //! the peak of each mutant's decode must stay within [`live_bytes_limit`]. A mutant that
 //! kills its child is named with the file and the mutation.
 
-mod common;
+use crate::common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::panic::{self, AssertUnwindSafe};
@@ -34,8 +33,9 @@ use bitcode_schema::runtime::writer::BitWriter;
 use bitcode_schema::{Bitstream, Entry, Magic};
 use common::*;
 
-#[path = "../fuzz/bodies.rs"]
+#[path = "../../fuzz/bodies.rs"]
 #[allow(dead_code)] // the diagnostics and writer bodies are not used here
+#[allow(clippy::duplicate_mod)] // fuzz_smoke loads it too, each with its own `schemas`
 mod bodies;
 
 /// The schemas the fuzz bodies' diagnostics and remarks body needs (unused here).
@@ -71,67 +71,26 @@ const ADDRESS_SPACE: u64 = 2 << 30;
 /// Set in a child's environment to the shard it decodes.
 const CHILD_ENV: &str = "BITCODE_MUTANTS_SHARD";
 /// The test that is the child's entry point.
-const CHILD_TEST: &str = "mutant_shard_in_child_process";
+const CHILD_TEST: &str = "mutants::mutant_shard_in_child_process";
 
 /// Bytes allocated and not yet freed, by any thread.
 static LIVE: AtomicU64 = AtomicU64::new(0);
 /// The most bytes live at once since the last reset.
 static PEAK: AtomicU64 = AtomicU64::new(0);
 
-/// The system allocator, counting live bytes and their peak.
-struct CountingAllocator;
+/// The live bytes and their peak, counted by the test binary's allocator (main.rs).
+pub(crate) struct CountingAllocator;
 
 impl CountingAllocator {
-    fn grew(size: usize) {
+    pub(crate) fn grew(size: usize) {
         let live = LIVE.fetch_add(size as u64, Ordering::Relaxed) + size as u64;
         PEAK.fetch_max(live, Ordering::Relaxed);
     }
 
-    fn shrank(size: usize) {
+    pub(crate) fn shrank(size: usize) {
         LIVE.fetch_sub(size as u64, Ordering::Relaxed);
     }
 }
-
-// SAFETY: every call goes unchanged to the system allocator; the bookkeeping only touches
-// atomics, which never allocate.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, which is System's.
-        let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() {
-            Self::grew(layout.size());
-        }
-        ptr
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: as for `alloc`.
-        let ptr = unsafe { System.alloc_zeroed(layout) };
-        if !ptr.is_null() {
-            Self::grew(layout.size());
-        }
-        ptr
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        Self::shrank(layout.size());
-        // SAFETY: `ptr` came from this allocator, that is from System, with `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: `ptr` came from System with `layout`; the caller upholds the rest.
-        let new = unsafe { System.realloc(ptr, layout, new_size) };
-        if !new.is_null() {
-            Self::shrank(layout.size());
-            Self::grew(new_size);
-        }
-        new
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 /// The most bytes a decode of a `len`-byte mutant may hold live at once: 64 per input
 /// byte (operands are `u64`; an array of 1-bit elements holds 8 per byte) and 64 MiB for
@@ -425,8 +384,7 @@ static STARTED_MS: AtomicU64 = AtomicU64::new(0);
 /// The child's side: decodes every mutant of its shard (given in [`CHILD_ENV`]) and prints
 /// `begin I` before each, `failure I MESSAGE` for each that fails a check, and a summary
 /// line `summary mutants=N seconds=S peak=P`. A no-op in an ordinary test run.
-#[test]
-fn mutant_shard_in_child_process() {
+pub fn mutant_shard_in_child_process() {
     let Ok(shard) = std::env::var(CHILD_ENV) else { return };
     let shard: usize = shard.parse().unwrap();
     let shared = shared_dir().expect("the parent found ../shared");
@@ -569,8 +527,7 @@ fn run_child(shard: usize) -> ChildReport {
 /// no panic, no mutant over [`MUTANT_SECONDS`], no more live memory than
 /// [`live_bytes_limit`], the child within [`ADDRESS_SPACE`] bytes of address space, and
 /// every check of the fuzz bodies `raw_walk` and `llvm_module` holding.
-#[test]
-fn mutants_decode_typed_and_raw_without_panic_hang_or_runaway_memory() {
+pub fn mutants_decode_typed_and_raw_without_panic_hang_or_runaway_memory() {
     if std::env::var(CHILD_ENV).is_ok() {
         return;
     }
@@ -644,8 +601,7 @@ fn mutants_decode_typed_and_raw_without_panic_hang_or_runaway_memory() {
 
 /// The splices themselves are sound: swapping a block for itself, or inserting a copy of a
 /// block with its own id after it, gives a stream that still walks without error.
-#[test]
-fn splicing_a_block_into_its_own_place_keeps_the_stream_whole() {
+pub fn splicing_a_block_into_its_own_place_keeps_the_stream_whole() {
     let Some(shared) = require_shared(TEST) else { return };
     let path: PathBuf = shared.join("corpus/clang14__atomics__O2.bc");
     let bytes = std::fs::read(&path).unwrap();

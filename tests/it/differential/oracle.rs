@@ -60,7 +60,7 @@ impl Analyzer {
     }
 
     fn answer_batch(&self, files: &[PathBuf]) -> Vec<Answer> {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/differential/bcanalyzer_batch.py");
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/differential/bcanalyzer_batch.py");
         let mut child = Command::new("python3")
             .arg(script)
             .arg(&self.oracle)

@@ -19,14 +19,13 @@
 //!   differ (`cases.rs`): the verdict each must get from LLVM 14 and from LLVM 15 and later.
 //!
 //! Larger runs, outside CI: `BITCODE_DIFFERENTIAL_STREAMS=200000 BITCODE_DIFFERENTIAL_SEED=7
-//! cargo test --release --test differential -- --nocapture` (mutants: a quarter as many of
+//! cargo test --release --test it -- differential:: --nocapture` (mutants: a quarter as many of
 //! each kind, and a quarter of that against the newest analyzer). A stream or mutant on which
 //! they disagree is written to target/differential-failures/, to become a case of
 //! `cases.rs` once understood.
 
 mod cases;
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 mod generate;
 mod mutate;
 mod oracle;
@@ -303,8 +302,7 @@ fn generated_streams_agree(tool: &str, shape: Shape, count: usize, seed: u64) ->
     Some(tally)
 }
 
-#[test]
-fn generated_streams_trace_as_llvm_bcanalyzer() {
+pub fn generated_streams_trace_as_llvm_bcanalyzer() {
     let (count, seed) = run_size();
     let shape = Shape { max_fixed_width: 64, max_depth: max_depth() };
     if let Some(tally) = generated_streams_agree("llvm-bcanalyzer", shape, count, seed) {
@@ -313,8 +311,7 @@ fn generated_streams_trace_as_llvm_bcanalyzer() {
     }
 }
 
-#[test]
-fn generated_streams_of_32_bit_fields_trace_as_newer_analyzers() {
+pub fn generated_streams_of_32_bit_fields_trace_as_newer_analyzers() {
     let (_, seed) = run_size();
     let shape = Shape { max_fixed_width: 32, max_depth: max_depth() };
     for tool in NEWER_ANALYZERS {
@@ -402,20 +399,17 @@ fn mutants_agree(tool: &str, count: usize, seed: u64) {
     }
 }
 
-#[test]
-fn mutants_are_rejected_where_llvm_bcanalyzer_stops_and_read_alike_elsewhere() {
+pub fn mutants_are_rejected_where_llvm_bcanalyzer_stops_and_read_alike_elsewhere() {
     mutants_agree("llvm-bcanalyzer", mutant_count(), run_size().1);
 }
 
-#[test]
-fn mutants_agree_with_the_newest_analyzer() {
+pub fn mutants_agree_with_the_newest_analyzer() {
     let newest = NEWER_ANALYZERS[NEWER_ANALYZERS.len() - 1];
     mutants_agree(newest, mutant_count() / 4, run_size().1.wrapping_add(3));
 }
 
 /// The regression cases (`cases.rs`) get their verdicts from every analyzer installed.
-#[test]
-fn regression_cases_get_their_verdicts() {
+pub fn regression_cases_get_their_verdicts() {
     let Some(shared) = require_shared(TEST) else { return };
     let scratch = tempfile::tempdir().expect("a scratch directory");
     let cases = cases::all();

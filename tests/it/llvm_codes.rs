@@ -16,7 +16,7 @@
 //! `BITCODE_LLVM_SCHEMA=FILE` checks another file instead (e.g. a part's scratch check
 //! file, which then reports the other parts' codes as missing too).
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -326,7 +326,7 @@ fn classify(enums: &[HeaderEnum]) -> Result<Listing, String> {
         Ok(listing)
     } else {
         Err(format!(
-            "enums of no known kind (classify them in tests/llvm_codes.rs and \
+            "enums of no known kind (classify them in tests/it/llvm_codes.rs and \
              schema/extract-llvm-bitcodes.py): {}",
             unknown.join(", ")
         ))
@@ -612,8 +612,7 @@ fn llvm22_lists() -> (Vec<Code>, Vec<Value>) {
 /// The parser reads the forms LLVMBitCodes.h uses: implicit values, a value on the next
 /// line, `(1 << n)`, hex, names of earlier enumerators, comments of both kinds, one-line
 /// and anonymous enums.
-#[test]
-fn header_parser_reads_every_enum_form() {
+pub fn header_parser_reads_every_enum_form() {
     let header = "
         // enum Commented { NOT_AN_ENUM = 1 };
         enum BlockIDs {
@@ -665,8 +664,7 @@ fn header_parser_reads_every_enum_form() {
 
 /// The LLVM 22 lists are well formed and their schema columns are what the naming rules
 /// give (this test and schema/extract-llvm-bitcodes.py apply the same rules).
-#[test]
-fn llvm22_lists_follow_the_naming_rules() {
+pub fn llvm22_lists_follow_the_naming_rules() {
     let (codes, values) = llvm22_lists();
     assert!(codes.len() > 200 && values.len() > 100, "{} codes, {} values", codes.len(), values.len());
     let mut wrong = Vec::new();
@@ -692,8 +690,7 @@ fn llvm22_lists_follow_the_naming_rules() {
 
 /// LLVM's codes are permanent: every LLVM 14 code and value is in the LLVM 22 lists with
 /// the same number and block; names differ only where LLVM renamed an obsolete code.
-#[test]
-fn llvm14_header_is_within_the_llvm22_lists() {
+pub fn llvm14_header_is_within_the_llvm22_lists() {
     let Some(llvm14) = llvm14_listing("llvm14_header_is_within_the_llvm22_lists") else { return };
     let (codes, values) = llvm22_lists();
     let mut problems = Vec::new();
@@ -738,8 +735,7 @@ fn llvm14_header_is_within_the_llvm22_lists() {
 
 /// The schema declares every record code and operand value of LLVM 14's header. Codes that
 /// LLVM renamed since are expected under their LLVM 22 names (the schema follows LLVM 22).
-#[test]
-fn schema_declares_every_llvm14_code() {
+pub fn schema_declares_every_llvm14_code() {
     let Some(mut llvm14) = llvm14_listing("schema_declares_every_llvm14_code") else { return };
     let (codes22, _) = llvm22_lists();
     for c in &mut llvm14.codes {
@@ -757,8 +753,7 @@ fn schema_declares_every_llvm14_code() {
 
 /// The schema declares every record code and operand value of LLVM 22 (and the newer ones
 /// the list keeps): schema/llvm-bitcodes-22.tsv and schema/llvm-enums-22.tsv.
-#[test]
-fn schema_declares_every_llvm22_code() {
+pub fn schema_declares_every_llvm22_code() {
     let (codes, values) = llvm22_lists();
     let path = schema_path();
     let schema = load_schema(&path).unwrap_or_else(|e| panic!("{e}"));

@@ -74,8 +74,7 @@ fn signed(v: i64) -> u64 {
     bitcode_schema::runtime::decode::encode_signed(v)
 }
 
-#[test]
-fn constants_and_name_tables() {
+pub fn constants_and_name_tables() {
     assert_eq!(every_kind::FORMAT_NAME, "every_kind");
     assert_eq!(&every_kind::MAGIC, b"EVRY");
     assert_eq!((header_block::ID, header_block::NAME), (8, "HEADER_BLOCK"));
@@ -88,8 +87,7 @@ fn constants_and_name_tables() {
     assert_eq!(body_block::WordList::CODE, 8);
 }
 
-#[test]
-fn enums_convert_display_and_apply_their_unknown_policy() {
+pub fn enums_convert_display_and_apply_their_unknown_policy() {
     assert_eq!(Color::try_from(7), Ok(Color::Blue));
     assert_eq!(Color::try_from(2), Ok(Color::Green), "alias of an obsolete code");
     assert!(Color::try_from(3).is_err());
@@ -101,8 +99,7 @@ fn enums_convert_display_and_apply_their_unknown_policy() {
     assert_eq!(Mode::Type.to_string(), "type");
 }
 
-#[test]
-fn unsigned_bool_and_signed_vbr() {
+pub fn unsigned_bool_and_signed_vbr() {
     let mut ctx = BasicContext::default();
     for (delta, encoded) in [(0i64, 0u64), (1, 2), (-1, 3), (i64::MAX, u64::MAX - 1), (i64::MIN, 1)] {
         let r = body(1, vec![255, 65535, u64::MAX, 2, encoded], &mut ctx);
@@ -122,8 +119,7 @@ fn unsigned_bool_and_signed_vbr() {
     );
 }
 
-#[test]
-fn enums_and_flags_in_records() {
+pub fn enums_and_flags_in_records() {
     let mut ctx = BasicContext::default();
     let style = 1 | (7 << 4) | (200 << 8) | (1 << 40);
     let r = body(2, vec![2, 5, 1, style], &mut ctx);
@@ -140,8 +136,7 @@ fn enums_and_flags_in_records() {
     assert!(err.to_string().contains("field style: flag color: 3 is not valid"), "{err}");
 }
 
-#[test]
-fn value_ids_relative_signed_and_forward_references() {
+pub fn value_ids_relative_signed_and_forward_references() {
     let mut ctx = BasicContext::new().with_value_number(100);
     // relative 3 -> 97; phi -2 -> 102; pair 5 -> 95 (backward, no type); section 0 -> None
     let r = body(3, vec![42, 3, signed(-2), 5, 9, 0, 4], &mut ctx);
@@ -168,8 +163,7 @@ fn value_ids_relative_signed_and_forward_references() {
     assert!(err.to_string().contains("field phi: relative id 202 from value 100 is out of range"), "{err}");
 }
 
-#[test]
-fn counted_arrays_value_type_arrays_and_groups() {
+pub fn counted_arrays_value_type_arrays_and_groups() {
     let mut ctx = BasicContext::new().with_value_number(10);
     // 2 types, 3 colors, then value-type args: 1 (-> 9), 0 (-> 10, forward: type 4), 2 (-> 8)
     let r = body(4, vec![2, 11, 12, 3, 0, 1, 7, 1, 0, 4, 2], &mut ctx);
@@ -205,8 +199,7 @@ fn counted_arrays_value_type_arrays_and_groups() {
     assert!(err.to_string().contains("string without its terminating 0"), "{err}");
 }
 
-#[test]
-fn optional_trailing_operands_absent_and_present() {
+pub fn optional_trailing_operands_absent_and_present() {
     let mut ctx = BasicContext::default();
     let r = body(6, vec![40], &mut ctx);
     let body_block::Record::Trailing(t) = r else { panic!("{r:?}") };
@@ -223,8 +216,7 @@ fn optional_trailing_operands_absent_and_present() {
     assert!(ctx.warnings.is_empty(), "{:?}", ctx.warnings);
 }
 
-#[test]
-fn layouts_follow_the_format_version() {
+pub fn layouts_follow_the_format_version() {
     let mut v2 = BasicContext::new().with_version(2);
     let r = body(7, vec![100, 5, 7], &mut v2);
     let body_block::Record::Entry(e) = r else { panic!("{r:?}") };
@@ -235,8 +227,7 @@ fn layouts_follow_the_format_version() {
     assert_eq!((e.strtab_offset, e.strtab_size, e.color), (None, None, Color::Blue));
 }
 
-#[test]
-fn strings_char6_arrays_and_blobs() {
+pub fn strings_char6_arrays_and_blobs() {
     let mut w = StreamWriter::new(*b"EVRY");
     w.enter_block(8, 4).unwrap();
     let char6 = w
@@ -287,8 +278,7 @@ fn strings_char6_arrays_and_blobs() {
     assert!(err.to_string().contains("field data: the record has no blob"), "{err}");
 }
 
-#[test]
-fn unknown_codes_and_extra_operands_are_kept_with_warnings() {
+pub fn unknown_codes_and_extra_operands_are_kept_with_warnings() {
     let mut ctx = BasicContext::default();
     let r = body(99, vec![1, 2], &mut ctx);
     let body_block::Record::Unknown(raw) = r else { panic!("{r:?}") };
@@ -318,8 +308,7 @@ fn unknown_codes_and_extra_operands_are_kept_with_warnings() {
     assert!(matches!(r, AnyRecord::UnknownBlock { block_id: 33, .. }), "{r:?}");
 }
 
-#[test]
-fn fields_present_only_when_an_earlier_flag_says_so() {
+pub fn fields_present_only_when_an_earlier_flag_says_so() {
     let mut ctx = BasicContext::new().with_value_number(50);
     // cc = explicit type (bit 15) and fast-math flags (bit 17), convention 8 (bits 1..11)
     let cc = (1 << 15) | (1 << 17) | (8 << 1);
@@ -341,8 +330,7 @@ fn fields_present_only_when_an_earlier_flag_says_so() {
     assert!(c.args.is_empty());
 }
 
-#[test]
-fn arrays_of_structs() {
+pub fn arrays_of_structs() {
     let mut ctx = BasicContext::new().with_value_number(20);
     let r = body(10, vec![1, 4, signed(-5), 6, signed(9), 7], &mut ctx);
     let body_block::Record::Switch(s) = r else { panic!("{r:?}") };
@@ -367,8 +355,7 @@ fn arrays_of_structs() {
     assert_eq!((p.incoming.len(), p.has_flags, p.flags), (0, false, None));
 }
 
-#[test]
-fn fields_of_some_versions_only() {
+pub fn fields_of_some_versions_only() {
     let mut v2 = BasicContext::new().with_version(2);
     let r = body(12, vec![100, 5, 7], &mut v2);
     let body_block::Record::Named(n) = r else { panic!("{r:?}") };
@@ -383,8 +370,7 @@ fn fields_of_some_versions_only() {
     assert_eq!(n.extra_operands, vec![9]);
 }
 
-#[test]
-fn constant_ranges_and_counts_from_earlier_fields() {
+pub fn constant_ranges_and_counts_from_earlier_fields() {
     let mut ctx = BasicContext::default();
     // 32-bit: [-3, 10); then two more ranges counted by `count`
     let r =
@@ -404,8 +390,7 @@ fn constant_ranges_and_counts_from_earlier_fields() {
     assert!(err.to_string().contains("field more: missing"), "{err}");
 }
 
-#[test]
-fn whole_struct_elements_then_a_trailing_field() {
+pub fn whole_struct_elements_then_a_trailing_field() {
     let mut ctx = BasicContext::new().with_value_number(10);
     let r = body(14, vec![signed(1), 2, signed(2), 3], &mut ctx);
     let body_block::Record::PhiFmf(p) = r else { panic!("{r:?}") };
@@ -415,8 +400,7 @@ fn whole_struct_elements_then_a_trailing_field() {
     assert_eq!((p.incoming.len(), p.fast_math), (2, Some(31)));
 }
 
-#[test]
-fn call_arguments_fixed_then_variadic() {
+pub fn call_arguments_fixed_then_variadic() {
     // two fixed parameters: plain relative ids; then variadic value-type pairs
     let mut ctx = BasicContext::new().with_value_number(10).with_call_params(Some(2));
     let r = body(15, vec![1, 3, 0, 4, 0, 5], &mut ctx);

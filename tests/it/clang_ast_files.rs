@@ -14,7 +14,7 @@
 //! it: it checks at definition only what `ReadAbbrevRecord` checks. The committed fixture
 //! tests/data/clang22/ast_module.pcm holds it, so the second test checks it without zig.
 
-mod common;
+use crate::common;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -286,8 +286,7 @@ fn compare(file: &Path, shared: &Path) -> Outcome {
     }
 }
 
-#[test]
-fn ast_files_and_bitcode_of_every_clang_trace_as_llvm_bcanalyzer() {
+pub fn ast_files_and_bitcode_of_every_clang_trace_as_llvm_bcanalyzer() {
     let started = Instant::now();
     let Some(shared) = require_shared(TEST) else { return };
     if require_tool(TEST, "llvm-bcanalyzer").is_none() {
@@ -436,8 +435,7 @@ fn define_abbrev_at(data: &[u8], pos: u64, width: u32) -> Option<Vec<RawOp>> {
     Some(ops)
 }
 
-#[test]
-fn clang22_fixture_holds_the_unused_abbreviation_and_reads_as_llvm_bcanalyzer() {
+pub fn clang22_fixture_holds_the_unused_abbreviation_and_reads_as_llvm_bcanalyzer() {
     let path = fixture();
     let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
 

@@ -16,7 +16,7 @@
 //! strings written here for the purpose: numbers, bools, indicators, quotes, control
 //! characters, non-ASCII text, paths long enough to wrap a location.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -99,8 +99,7 @@ fn compile_clang(
     Ok((object, yaml))
 }
 
-#[test]
-fn clang_14_16_19_remarks_equal_their_yaml() {
+pub fn clang_14_16_19_remarks_equal_their_yaml() {
     let scratch = tempfile::tempdir().unwrap();
     let mut jobs = Vec::new();
     for &v in CLANGS {
@@ -137,8 +136,7 @@ fn clang_14_16_19_remarks_equal_their_yaml() {
 
 /// The section names the remarks file by its absolute path; moved together, the object
 /// still finds the file beside it.
-#[test]
-fn moved_objects_find_their_remarks_file_beside_them() {
+pub fn moved_objects_find_their_remarks_file_beside_them() {
     let Some(compiler) = require_tool(TEST, "clang-16") else { return };
     let scratch = tempfile::tempdir().unwrap();
     let (built, moved) = (scratch.path().join("built"), scratch.path().join("moved"));
@@ -157,8 +155,7 @@ fn moved_objects_find_their_remarks_file_beside_them() {
     assert!(err.contains("is missing") && err.contains(".opt.bitstream"), "{err}");
 }
 
-#[test]
-fn llvm_22_remarks_equal_their_yaml() {
+pub fn llvm_22_remarks_equal_their_yaml() {
     let (Some(opt), Some(llc)) = (rustc_llvm_tool("opt"), rustc_llvm_tool("llc")) else {
         missing(TEST, "opt and llc of rustc's LLVM (rustup component add llvm-tools)");
         return;
@@ -200,8 +197,7 @@ fn llvm_22_remarks_equal_their_yaml() {
     eprintln!("llc (LLVM 22): {count} remarks equal");
 }
 
-#[test]
-fn standalone_remarks_equal_llvm_remarkutil_yaml() {
+pub fn standalone_remarks_equal_llvm_remarkutil_yaml() {
     let Some(util) = require_tool(TEST, "llvm-remarkutil-19") else { return };
     let Some(compiler) = require_tool(TEST, "clang-19") else { return };
     let dir = tempfile::tempdir().unwrap();
@@ -219,8 +215,7 @@ fn standalone_remarks_equal_llvm_remarkutil_yaml() {
 
 /// The corpus's remarks files were written without a remarks section: their records decode
 /// with the schema, and `--remarks` says why it cannot print them.
-#[test]
-fn corpus_remarks_files_decode_and_explain_their_missing_strings() {
+pub fn corpus_remarks_files_decode_and_explain_their_missing_strings() {
     let Some(shared) = require_shared(TEST) else { return };
     let mut seen = 0;
     for dir in corpus_dirs(&shared) {
@@ -350,8 +345,7 @@ fn standalone_with_awkward_strings() -> Vec<u8> {
     w.finish().unwrap()
 }
 
-#[test]
-fn awkward_strings_are_quoted_as_llvm_quotes_them() {
+pub fn awkward_strings_are_quoted_as_llvm_quotes_them() {
     let Some(util) = require_tool(TEST, "llvm-remarkutil-19") else { return };
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("awkward.opt.bitstream");

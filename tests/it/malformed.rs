@@ -264,8 +264,7 @@ fn check_cut_inside_last(w: &mut StreamWriter, start: u64, read_bits: u64, path:
     check_cut_inside(w, start..end, read_bits, path)
 }
 
-#[test]
-fn truncated_inside_a_fixed_field() {
+pub fn truncated_inside_a_fixed_field() {
     let mut w = in_block();
     start_abbreviated_record(&mut w, vec![Literal(1), Scalar(Fixed(40))]);
     let field = here(&mut w);
@@ -274,8 +273,7 @@ fn truncated_inside_a_fixed_field() {
     assert_eq!(err.record_code(), Some(1));
 }
 
-#[test]
-fn truncated_inside_a_vbr_field() {
+pub fn truncated_inside_a_vbr_field() {
     let mut w = in_block();
     start_abbreviated_record(&mut w, vec![Literal(1), Scalar(Vbr(6))]);
     let field = here(&mut w);
@@ -283,8 +281,7 @@ fn truncated_inside_a_vbr_field() {
     check_cut_inside_last(&mut w, field, 6, &[BLOCK]);
 }
 
-#[test]
-fn truncated_inside_an_unabbreviated_operand() {
+pub fn truncated_inside_an_unabbreviated_operand() {
     let mut w = in_block();
     start_unabbreviated_record(&mut w, 4);
     w.bits().write_vbr(1, 6).unwrap(); // one operand
@@ -294,8 +291,7 @@ fn truncated_inside_an_unabbreviated_operand() {
     assert_eq!(err.record_code(), Some(4));
 }
 
-#[test]
-fn truncated_inside_a_char6_field() {
+pub fn truncated_inside_a_char6_field() {
     let mut w = in_block();
     // The 4-bit field moves the char6 field across a byte boundary.
     start_abbreviated_record(&mut w, vec![Literal(1), Scalar(Fixed(4)), Scalar(Char6)]);
@@ -305,8 +301,7 @@ fn truncated_inside_a_char6_field() {
     check_cut_inside_last(&mut w, field, 6, &[BLOCK]);
 }
 
-#[test]
-fn truncated_inside_an_array_length() {
+pub fn truncated_inside_an_array_length() {
     let mut w = in_block();
     start_abbreviated_record(&mut w, vec![Literal(1), Array(Fixed(8))]);
     let field = here(&mut w);
@@ -316,8 +311,7 @@ fn truncated_inside_an_array_length() {
 
 /// The count check passes (two VBR6 elements of at least 6 bits each fit in what is left),
 /// then the second element is cut: the error is at that element, not at the array.
-#[test]
-fn truncated_inside_an_array_element() {
+pub fn truncated_inside_an_array_element() {
     let mut w = in_block();
     start_abbreviated_record(&mut w, vec![Literal(1), Array(Vbr(6))]);
     w.bits().write_vbr(2, 6).unwrap();
@@ -327,8 +321,7 @@ fn truncated_inside_an_array_element() {
     check_cut_inside_last(&mut w, field, 6, &[BLOCK]);
 }
 
-#[test]
-fn truncated_inside_a_blob_length() {
+pub fn truncated_inside_a_blob_length() {
     let mut w = in_block();
     start_abbreviated_record(&mut w, vec![Literal(1), Blob]);
     let field = here(&mut w);
@@ -352,8 +345,7 @@ fn blob_record(w: &mut StreamWriter, len: u64) -> (u64, u64, u64) {
 
 /// The input ends inside a blob's bytes: the reader checks the length against the bits left
 /// before taking any, so this is a count that does not fit, at the length field.
-#[test]
-fn truncated_inside_blob_bytes() {
+pub fn truncated_inside_blob_bytes() {
     let mut w = in_block();
     let (length, _, data) = blob_record(&mut w, 40);
     let cut = data + 10 * 8;
@@ -363,8 +355,7 @@ fn truncated_inside_blob_bytes() {
 }
 
 /// The input ends in the 32-bit alignment before a blob's bytes: none of them fit.
-#[test]
-fn truncated_inside_the_alignment_before_a_blob() {
+pub fn truncated_inside_the_alignment_before_a_blob() {
     let mut w = in_block();
     let (length, length_end, data) = blob_record(&mut w, 40);
     let cut = (length_end + 1).next_multiple_of(8);
@@ -374,8 +365,7 @@ fn truncated_inside_the_alignment_before_a_blob() {
     check_in_record(&err, kind, length, &[BLOCK], 1);
 }
 
-#[test]
-fn truncated_inside_an_abbreviation_id() {
+pub fn truncated_inside_an_abbreviation_id() {
     let mut w = in_block();
     w.enter_block(INNER, 20).unwrap();
     let field = here(&mut w);
@@ -383,29 +373,25 @@ fn truncated_inside_an_abbreviation_id() {
     check_cut_inside_last(&mut w, field, 20, &[BLOCK, INNER]);
 }
 
-#[test]
-fn truncated_inside_a_block_id() {
+pub fn truncated_inside_a_block_id() {
     let mut w = StreamWriter::llvm_ir();
     let header = enter_raw(&mut w, 300, 3); // 300 takes two VBR8 chunks
     check_cut_inside(&mut w, header.id, 8, &[]);
 }
 
-#[test]
-fn truncated_inside_a_block_abbreviation_width() {
+pub fn truncated_inside_a_block_abbreviation_width() {
     let mut w = in_block();
     let header = enter_raw(&mut w, INNER as u64, 20); // 20 takes two VBR4 chunks
     check_cut_inside(&mut w, header.width, 4, &[BLOCK]);
 }
 
-#[test]
-fn truncated_inside_a_block_length_word() {
+pub fn truncated_inside_a_block_length_word() {
     let mut w = in_block();
     let header = enter_raw(&mut w, INNER as u64, 4);
     check_cut_inside_last(&mut w, header.length, 32, &[BLOCK]);
 }
 
-#[test]
-fn truncated_inside_an_abbreviation_definition() {
+pub fn truncated_inside_an_abbreviation_definition() {
     let mut w = in_block();
     // A literal code, then a fixed operand whose VBR5 width is cut.
     define_abbrev_raw(&mut w, 2, &[WireOp::Lit(1), WireOp::Enc(FIXED)]);
@@ -417,8 +403,7 @@ fn truncated_inside_an_abbreviation_definition() {
 /// A file that is not whole 32-bit words is refused before anything is read, as
 /// llvm-bcanalyzer and LLVM's IR reader refuse it, even when its blocks end before the
 /// partial word (a reader going into it would read END_BLOCK's padding past the end).
-#[test]
-fn a_stream_of_partial_words() {
+pub fn a_stream_of_partial_words() {
     let mut w = in_block();
     w.end_block().unwrap();
     let whole = w.finish().unwrap();
@@ -436,8 +421,7 @@ fn a_stream_of_partial_words() {
     check(&err, ErrorKind::LengthNotWords { len: cut.len() }, cut.len() as u64 / 4 * 32, &[]);
 }
 
-#[test]
-fn truncated_inside_the_magic() {
+pub fn truncated_inside_the_magic() {
     let bytes = StreamWriter::llvm_ir().finish().unwrap();
     let err = first_error(&bytes[..3]);
     check(&err, ErrorKind::Truncated { needed: 32, left: 24 }, 0, &[]);
@@ -447,8 +431,7 @@ fn truncated_inside_the_magic() {
 
 /// A VBR6 operand with a fourteenth chunk, which would start at bit 65 of the value (LLVM's
 /// `ReadVBR64` stops before it; bits of the thirteenth beyond bit 63 it drops).
-#[test]
-fn vbr_overflow_past_64_bits() {
+pub fn vbr_overflow_past_64_bits() {
     let mut w = in_block();
     start_unabbreviated_record(&mut w, 4);
     w.bits().write_vbr(1, 6).unwrap();
@@ -463,8 +446,7 @@ fn vbr_overflow_past_64_bits() {
 
 /// A record code, a block id and a blob length are 32-bit VBRs in LLVM (`ReadVBR`): a
 /// chunk that would start at bit 32 or beyond is an error.
-#[test]
-fn vbr_overflow_past_32_bits() {
+pub fn vbr_overflow_past_32_bits() {
     let overlong = |w: &mut StreamWriter| {
         for _ in 0..4 {
             w.bits().write(0x80, 8); // 0 and the continuation bit: 28 bits of value
@@ -504,8 +486,7 @@ fn vbr_overflow_past_32_bits() {
 
 /// A VBR1 field (chunks with no value bits) whose continuation bits run to the end of the
 /// input is cut short there; LLVM reads such a field on to its first clear bit.
-#[test]
-fn one_bit_vbr_chunks_run_to_the_first_clear_bit() {
+pub fn one_bit_vbr_chunks_run_to_the_first_clear_bit() {
     let mut w = in_block();
     start_abbreviated_record(&mut w, vec![Literal(1), Scalar(Vbr(1))]);
     let field = here(&mut w);
@@ -533,8 +514,7 @@ fn count_of_1000(mut w: StreamWriter, count_width: u32) -> (Vec<u8>, u64, u64) {
     (bytes, count, bits_left)
 }
 
-#[test]
-fn count_too_large_record_operands() {
+pub fn count_too_large_record_operands() {
     let mut w = in_block();
     start_unabbreviated_record(&mut w, 4);
     let (bytes, count, bits_left) = count_of_1000(w, 6);
@@ -542,8 +522,7 @@ fn count_too_large_record_operands() {
     check_in_record(&first_error(&bytes), kind, count, &[BLOCK], 4);
 }
 
-#[test]
-fn count_too_large_array_elements() {
+pub fn count_too_large_array_elements() {
     let mut w = in_block();
     start_abbreviated_record(&mut w, vec![Literal(1), Array(Fixed(8))]);
     let (bytes, count, bits_left) = count_of_1000(w, 6);
@@ -551,8 +530,7 @@ fn count_too_large_array_elements() {
     check_in_record(&first_error(&bytes), kind, count, &[BLOCK], 1);
 }
 
-#[test]
-fn count_too_large_blob_bytes() {
+pub fn count_too_large_blob_bytes() {
     let mut w = in_block();
     start_abbreviated_record(&mut w, vec![Literal(1), Blob]);
     let length = here(&mut w);
@@ -566,8 +544,7 @@ fn count_too_large_blob_bytes() {
     check_in_record(&first_error(&bytes), kind, length, &[BLOCK], 1);
 }
 
-#[test]
-fn count_too_large_abbreviation_operands() {
+pub fn count_too_large_abbreviation_operands() {
     let mut w = in_block();
     w.bits().write(abbrev_ids::DEFINE_ABBREV as u64, WIDTH);
     let (bytes, count, bits_left) = count_of_1000(w, 5);
@@ -577,8 +554,7 @@ fn count_too_large_abbreviation_operands() {
 
 // ---- UndefinedAbbrev ----
 
-#[test]
-fn undefined_abbreviation_in_a_block_without_any() {
+pub fn undefined_abbreviation_in_a_block_without_any() {
     let mut w = in_block();
     let at = here(&mut w);
     w.bits().write(5, WIDTH);
@@ -587,8 +563,7 @@ fn undefined_abbreviation_in_a_block_without_any() {
 }
 
 /// Block 9 inherits abbreviation 4 from BLOCKINFO and defines 5 itself: 6 is undefined.
-#[test]
-fn undefined_abbreviation_past_inherited_and_own_ones() {
+pub fn undefined_abbreviation_past_inherited_and_own_ones() {
     let mut w = StreamWriter::llvm_ir();
     w.enter_block(0, 2).unwrap();
     w.set_bid(INNER).unwrap();
@@ -605,8 +580,7 @@ fn undefined_abbreviation_past_inherited_and_own_ones() {
 
 // ---- InvalidAbbrev: DEFINE_ABBREV against LLVM's rules ----
 
-#[test]
-fn invalid_abbreviations_point_at_the_operand_that_breaks_a_rule() {
+pub fn invalid_abbreviations_point_at_the_operand_that_breaks_a_rule() {
     use AbbrevProblem::*;
     use WireOp::{Enc, Lit, Sized};
     // (operands, the one that breaks the rule, the rule)
@@ -630,8 +604,7 @@ fn invalid_abbreviations_point_at_the_operand_that_breaks_a_rule() {
 
 /// Definitions LLVM accepts (it checks these rules only when a record uses them): the
 /// block reads on; a record that uses one is an error at the record.
-#[test]
-fn unusable_abbreviations_fail_only_when_used() {
+pub fn unusable_abbreviations_fail_only_when_used() {
     use AbbrevProblem::*;
     use WireOp::{Enc, Lit, Sized};
     let cases: &[(&[WireOp], AbbrevProblem)] = &[
@@ -658,8 +631,7 @@ fn unusable_abbreviations_fail_only_when_used() {
     }
 }
 
-#[test]
-fn invalid_abbreviation_without_operands() {
+pub fn invalid_abbreviation_without_operands() {
     let mut w = in_block();
     let (count, _) = define_abbrev_raw(&mut w, 0, &[]);
     w.bits().write(0, 32);
@@ -673,8 +645,7 @@ fn invalid_abbreviation_without_operands() {
 
 /// A fixed or VBR width of 0 is in range: as in LLVM, the operand is a literal 0. (As an
 /// array element it makes the abbreviation unusable: see the table above.)
-#[test]
-fn zero_width_fixed_and_vbr_operands_are_literal_zeros() {
+pub fn zero_width_fixed_and_vbr_operands_are_literal_zeros() {
     let mut w = in_block();
     let ops = [WireOp::Lit(1), WireOp::Sized(FIXED, 0), WireOp::Sized(VBR, 0), WireOp::Sized(FIXED, 8)];
     define_abbrev_raw(&mut w, ops.len() as u64, &ops);
@@ -691,8 +662,7 @@ fn zero_width_fixed_and_vbr_operands_are_literal_zeros() {
 
 // ---- AbbrevWidthOutOfRange ----
 
-#[test]
-fn block_abbreviation_width_out_of_range() {
+pub fn block_abbreviation_width_out_of_range() {
     for width in [0, 65] {
         let mut w = in_block();
         let header = enter_raw(&mut w, INNER as u64, width);
@@ -705,8 +675,7 @@ fn block_abbreviation_width_out_of_range() {
 
 /// An END_BLOCK after the last block, with non-zero bits after it (zero bytes there would
 /// be padding).
-#[test]
-fn end_block_at_top_level() {
+pub fn end_block_at_top_level() {
     let mut w = in_block();
     w.end_block().unwrap();
     let at = here(&mut w);
@@ -715,8 +684,7 @@ fn end_block_at_top_level() {
     check(&first_error(&w.finish().unwrap()), ErrorKind::EndBlockAtTopLevel, at, &[]);
 }
 
-#[test]
-fn not_a_block_at_top_level() {
+pub fn not_a_block_at_top_level() {
     for abbrev_id in [abbrev_ids::DEFINE_ABBREV, abbrev_ids::UNABBREV_RECORD] {
         let mut w = StreamWriter::llvm_ir();
         let at = here(&mut w);
@@ -757,8 +725,7 @@ fn patch_word(bytes: &mut [u8], at: u64, value: u32) {
 /// with block lengths checked: the error is at the length word, and where the block would
 /// end and where the stream ends are absolute offsets too. (LLVM's walk, the default, does
 /// not look at length words: bitcode-runtime/tests/errors.rs.)
-#[test]
-fn block_length_beyond_the_input() {
+pub fn block_length_beyond_the_input() {
     let (mut stream, length, _, _) = nested_blocks();
     patch_word(&mut stream, length, 1000);
     let header_bits = wrapped(&[], 0, 0).0.len() as u64 * 8;
@@ -772,8 +739,7 @@ fn block_length_beyond_the_input() {
 
 /// A length word one word short of, or one past, where the END_BLOCK leaves the block,
 /// read with block lengths checked.
-#[test]
-fn block_length_mismatch() {
+pub fn block_length_mismatch() {
     for delta in [-1i64, 1] {
         let (mut bytes, length, end_block, actual_end) = nested_blocks();
         let body = length + 32;
@@ -787,8 +753,7 @@ fn block_length_mismatch() {
 
 // ---- Nesting ----
 
-#[test]
-fn blocks_deeper_than_the_cursor_allows() {
+pub fn blocks_deeper_than_the_cursor_allows() {
     let mut w = in_block();
     w.enter_block(INNER, WIDTH).unwrap();
     let at = here(&mut w);
@@ -809,8 +774,7 @@ fn limit(what: &'static str, count: u64, limit: u64) -> ErrorKind {
     ErrorKind::LimitExceeded { what, count, limit }
 }
 
-#[test]
-fn more_records_than_the_limit() {
+pub fn more_records_than_the_limit() {
     let mut w = in_block();
     w.unabbreviated_record(1, &[]).unwrap();
     w.unabbreviated_record(1, &[]).unwrap();
@@ -821,8 +785,7 @@ fn more_records_than_the_limit() {
     check(&err, limit("records", 3, 2), at, &[BLOCK]);
 }
 
-#[test]
-fn more_record_operands_than_the_limit() {
+pub fn more_record_operands_than_the_limit() {
     let limits = Limits::new().with_max_record_operands(3);
     // Unabbreviated: the operand count is refused before any operand is read.
     let mut w = in_block();
@@ -845,8 +808,7 @@ fn more_record_operands_than_the_limit() {
     check_in_record(&first_error_within(&bytes, limits), limit("record operands", 4, 3), at, &[BLOCK], 1);
 }
 
-#[test]
-fn a_blob_larger_than_the_limit() {
+pub fn a_blob_larger_than_the_limit() {
     let mut w = in_block();
     let id = w.define_abbrev(Abbrev::new(vec![Literal(1), Blob]).unwrap()).unwrap();
     let at = here(&mut w) + u64::from(WIDTH);
@@ -857,8 +819,7 @@ fn a_blob_larger_than_the_limit() {
 }
 
 /// The count includes the abbreviations BLOCKINFO gives the block.
-#[test]
-fn more_abbreviations_in_a_block_than_the_limit() {
+pub fn more_abbreviations_in_a_block_than_the_limit() {
     let mut w = in_blockinfo();
     w.set_bid(BLOCK).unwrap();
     w.define_abbrev(Abbrev::new(vec![Literal(1)]).unwrap()).unwrap();
@@ -882,8 +843,7 @@ fn more_abbreviations_in_a_block_than_the_limit() {
 }
 
 /// Limits set on a stream reach every reader of it: here the LLVM walk of `check_stream`.
-#[test]
-fn stream_limits_reach_the_llvm_walk() {
+pub fn stream_limits_reach_the_llvm_walk() {
     let (bytes, _, _) = invalid_constants_module(0);
     let stream = Bitstream::new(&bytes).unwrap();
     assert!(bitcode_schema::llvm::check_stream(&stream).is_ok());
@@ -891,7 +851,7 @@ fn stream_limits_reach_the_llvm_walk() {
     let err = bitcode_schema::llvm::check_stream(&limited).unwrap_err();
     assert_eq!(err.kind(), &ErrorKind::TooDeep { limit: 1 }, "{err}");
     assert_eq!(err.block_path(), [bitcode_schema::llvm::block_ids::MODULE], "{err}");
-    // The default limits let every corpus file through (tests/llvm_corpus.rs); they are
+    // The default limits let every corpus file through (tests/it/llvm_corpus.rs); they are
     // far above what LLVM's writers make.
     let defaults = Limits::default();
     assert!(defaults.max_depth >= 16 && defaults.max_abbrevs_per_block >= 1024, "{defaults:?}");
@@ -909,8 +869,7 @@ fn in_blockinfo() -> StreamWriter {
 /// An unabbreviated record: its code and operands.
 type RawRecord<'a> = (u32, &'a [u64]);
 
-#[test]
-fn blockinfo_records_before_setbid_or_without_their_operands() {
+pub fn blockinfo_records_before_setbid_or_without_their_operands() {
     use ErrorKind::{BlockInfoWithoutSetBid as WithoutSetBid, MalformedBlockInfoRecord as Malformed};
     let name = b"NAME".map(u64::from);
     // (records before, the record at fault, the error)
@@ -936,8 +895,7 @@ fn blockinfo_records_before_setbid_or_without_their_operands() {
     }
 }
 
-#[test]
-fn blockinfo_abbreviation_before_setbid() {
+pub fn blockinfo_abbreviation_before_setbid() {
     let mut w = in_blockinfo();
     let at = here(&mut w);
     define_abbrev_raw(&mut w, 1, &[WireOp::Lit(1)]);
@@ -971,8 +929,7 @@ fn wrapped(stream: &[u8], offset: u32, size: u32) -> (Vec<u8>, u64) {
 
 /// The magic asked for is not the stream's: the error is at the magic, past the wrapper
 /// header when there is one.
-#[test]
-fn bad_magic() {
+pub fn bad_magic() {
     let stream = small_stream(*b"DIAG");
     let kind = ErrorKind::BadMagic { found: *b"DIAG", expected: Magic::LlvmIr.bytes() };
     let header_len = wrapped(&[], 0, 0).0.len();
@@ -983,8 +940,7 @@ fn bad_magic() {
     }
 }
 
-#[test]
-fn wrapper_too_short() {
+pub fn wrapper_too_short() {
     let (file, _) = wrapped(&small_stream(Magic::LlvmIr.bytes()), 20, 12);
     for len in [4, 12, 16] {
         check(&first_error(&file[..len]), ErrorKind::WrapperTooShort { len }, 0, &[]);
@@ -994,8 +950,7 @@ fn wrapper_too_short() {
 }
 
 /// A wrapper whose offset, or size, reaches past the end of the file.
-#[test]
-fn wrapper_offset_or_size_out_of_range() {
+pub fn wrapper_offset_or_size_out_of_range() {
     let stream = small_stream(Magic::LlvmIr.bytes());
     let header_len = wrapped(&[], 0, 0).0.len() as u32;
     let len = header_len as usize + stream.len();
@@ -1008,8 +963,7 @@ fn wrapper_offset_or_size_out_of_range() {
 
 /// A native object (this test's own executable) without a bitcode section.
 #[cfg(feature = "object")]
-#[test]
-fn native_object_without_bitcode() {
+pub fn native_object_without_bitcode() {
     let exe = std::fs::read(std::env::current_exe().unwrap()).unwrap();
     let kind = ErrorKind::Object("no .llvmbc, .llvm.lto or __LLVM,__bitcode section".into());
     check(&first_error(&exe), kind, 0, &[]);
@@ -1058,8 +1012,7 @@ type BadRecord<'a> = (u32, u32, &'a [u64], &'static str, &'static str, FieldProb
 /// Records of tests/schemas/every_kind.toml that its decoders refuse, one per field problem
 /// a schema field can have; the first two are a record with too few operands and an
 /// impossible enum value.
-#[test]
-fn typed_decode_errors_name_block_record_field_and_value() {
+pub fn typed_decode_errors_name_block_record_field_and_value() {
     use every_kind::{body_block, header_block};
     use FieldProblem::*;
     let byte = |c: u8| c as u64;
@@ -1090,8 +1043,7 @@ fn typed_decode_errors_name_block_record_field_and_value() {
 }
 
 /// The LLVM IR schema: a GLOBALVAR (format version 2) that stops after its type.
-#[test]
-fn llvm_record_with_too_few_operands() {
+pub fn llvm_record_with_too_few_operands() {
     use bitcode_schema::llvm::ir;
     let (bytes, at) = one_record(Magic::LlvmIr.bytes(), ir::module_block::ID, 7, &[0, 4, 3]);
     let mut ctx = BasicContext::new().with_version(2);
@@ -1142,8 +1094,7 @@ fn invalid_constants_module(settype: u64) -> (Vec<u8>, u64, u32) {
     }
 }
 
-#[test]
-fn llvm_null_constant_of_a_type_without_null_values() {
+pub fn llvm_null_constant_of_a_type_without_null_values() {
     use bitcode_schema::llvm::block_ids::{CONSTANTS, MODULE};
     for (settype, what) in [(1, "void"), (2, "label"), (3, "a function type")] {
         let (bytes, at, code) = invalid_constants_module(settype);
@@ -1158,8 +1109,7 @@ fn llvm_null_constant_of_a_type_without_null_values() {
     assert_eq!((report.records, report.errors, report.unknown), (9, 0, 0), "{report:?}");
 }
 
-#[test]
-fn llvm_settype_beyond_the_type_table() {
+pub fn llvm_settype_beyond_the_type_table() {
     use bitcode_schema::llvm::block_ids::{CONSTANTS, MODULE};
     let (bytes, at, code) = invalid_constants_module(4);
     let err = bitcode_schema::llvm::check_stream(&Bitstream::new(&bytes).unwrap()).unwrap_err();

@@ -10,9 +10,8 @@
 //! allocator records the largest single request of each decode), and that every error gives
 //! a bit offset within the input and says "at bit N".
 
-mod common;
+use crate::common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 use std::panic::{self, AssertUnwindSafe};
@@ -40,7 +39,8 @@ thread_local! {
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
-fn note_allocation(size: usize) {
+/// Called by the test binary's allocator (main.rs) on every request.
+pub(crate) fn note_allocation(size: usize) {
     // `try_with`: the slot is gone while the thread shuts down; those requests do not count.
     let _ = LARGEST_ALLOCATION.try_with(|largest| {
         if size > largest.get() {
@@ -48,39 +48,6 @@ fn note_allocation(size: usize) {
         }
     });
 }
-
-/// The system allocator, recording each thread's largest request.
-struct CountingAllocator;
-
-// SAFETY: every call goes unchanged to the system allocator; the bookkeeping only touches a
-// const-initialised thread-local `Cell`, which never allocates.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note_allocation(layout.size());
-        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, which is System's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note_allocation(layout.size());
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from this allocator, that is from System, with `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note_allocation(new_size);
-        // SAFETY: `ptr` came from System with `layout`; the caller upholds the rest.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 /// A seed from the file name (FNV-1a), so each file gets the same flips in any order.
 fn seed_for(name: &str) -> u64 {
@@ -300,8 +267,7 @@ fn run_job(job: &Job, files: &[Corpus]) -> Report {
 /// bytes and 200 spread between) and with 1,000 random single-bit flips, decodes to Ok or a
 /// clean error: no panic, no endless walk, no allocation beyond 64 bytes per input byte
 /// plus 1 MiB, error offsets within the input (+32 bits) and messages that say "at bit".
-#[test]
-fn every_corpus_file_survives_truncations_and_bit_flips() {
+pub fn every_corpus_file_survives_truncations_and_bit_flips() {
     const TEST: &str = "hostile";
     let Some(shared) = require_shared(TEST) else { return };
     let files: Vec<PathBuf> = corpus_dirs(&shared).iter().flat_map(|d| bitstream_files(d)).collect();

@@ -4,7 +4,7 @@
 //! record by their schema names, the field, the value and the bit offset; and every bcdump
 //! error names the file it is about.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -122,8 +122,7 @@ fn first_decode_error(bytes: &[u8]) -> bitcode_schema::Error {
     }
 }
 
-#[test]
-fn generated_decoders_name_path_record_field_value_and_bit() {
+pub fn generated_decoders_name_path_record_field_value_and_bit() {
     let Some((_, bytes)) = module("generated_decoders_name_path_record_field_value_and_bit") else {
         return;
     };
@@ -137,8 +136,7 @@ fn generated_decoders_name_path_record_field_value_and_bit() {
     }
 }
 
-#[test]
-fn llvm_check_and_symbols_give_the_decoders_message() {
+pub fn llvm_check_and_symbols_give_the_decoders_message() {
     let Some((_, bytes)) = module("llvm_check_and_symbols_give_the_decoders_message") else { return };
     for damaged in [damaged_kind(&bytes), damaged_triple(&bytes)] {
         let stream = bitcode_schema::Bitstream::new(&damaged.bytes).unwrap();
@@ -168,8 +166,7 @@ fn bcdump_on(args: &[&str], file: Option<&Path>, stdin: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
-#[test]
-fn bcdump_names_the_file_and_the_decoders_message() {
+pub fn bcdump_names_the_file_and_the_decoders_message() {
     let Some((_, bytes)) = module("bcdump_names_the_file_and_the_decoders_message") else { return };
     let dir = tempfile::tempdir().unwrap();
     for (name, damaged) in [("kind.bc", damaged_kind(&bytes)), ("triple.bc", damaged_triple(&bytes))] {
@@ -201,8 +198,7 @@ fn bcdump_names_the_file_and_the_decoders_message() {
 
 /// Every mode names the file when its input is cut short: the first half of a diagnostics
 /// file, of a remarks file and of a module.
-#[test]
-fn every_bcdump_mode_names_the_file() {
+pub fn every_bcdump_mode_names_the_file() {
     let Some(shared) = require_shared("every_bcdump_mode_names_the_file") else { return };
     let dir = tempfile::tempdir().unwrap();
     let cases: [(&str, &[&str]); 9] = [

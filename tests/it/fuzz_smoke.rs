@@ -5,14 +5,14 @@
 //! crashes fuzzing found, minimized). A failing input is saved to a temporary file and
 //! named in the failure.
 
-mod common;
+use crate::common;
 
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use common::*;
 
-#[path = "../fuzz/bodies.rs"]
+#[path = "../../fuzz/bodies.rs"]
 mod bodies;
 
 /// The downstream schemas bcdump reads diagnostics and remarks with (paths relative to
@@ -176,8 +176,7 @@ fn quiet_panics() {
 }
 
 /// `raw_walk` on the corpus's small bitstream files (every format) and their mutants.
-#[test]
-fn raw_walk_survives_corpus_mutants() {
+pub fn raw_walk_survives_corpus_mutants() {
     let Some(shared) = require_shared("fuzz_smoke") else { return };
     quiet_panics();
     let seeds = seeds(&shared, &[".bc", ".dia", ".pcm", ".opt.bitstream", ".o"]);
@@ -185,8 +184,7 @@ fn raw_walk_survives_corpus_mutants() {
 }
 
 /// `llvm_module` on the corpus's small .bc and .o files and their mutants.
-#[test]
-fn llvm_module_survives_corpus_mutants() {
+pub fn llvm_module_survives_corpus_mutants() {
     let Some(shared) = require_shared("fuzz_smoke") else { return };
     quiet_panics();
     let seeds = seeds(&shared, &[".bc", ".o"]);
@@ -194,8 +192,7 @@ fn llvm_module_survives_corpus_mutants() {
 }
 
 /// `diagnostics_remarks` on the corpus's .dia and remarks files and their mutants.
-#[test]
-fn diagnostics_remarks_survive_corpus_mutants() {
+pub fn diagnostics_remarks_survive_corpus_mutants() {
     let Some(shared) = require_shared("fuzz_smoke") else { return };
     quiet_panics();
     let seeds = seeds(&shared, &[".dia", ".opt.bitstream"]);
@@ -203,8 +200,7 @@ fn diagnostics_remarks_survive_corpus_mutants() {
 }
 
 /// `writer_roundtrip` on programs spelled by corpus files, their mutants and random bytes.
-#[test]
-fn writer_roundtrip_holds_for_programs_from_corpus_bytes() {
+pub fn writer_roundtrip_holds_for_programs_from_corpus_bytes() {
     let Some(shared) = require_shared("fuzz_smoke") else { return };
     quiet_panics();
     // Any bytes are a program; corpus files and their mutants make varied ones. Random
@@ -220,8 +216,7 @@ fn writer_roundtrip_holds_for_programs_from_corpus_bytes() {
 
 /// Every input in tests/data/fuzz-regressions/TARGET/ (the minimized crashes fuzzing
 /// found) passes the body of TARGET; needs nothing from ../shared.
-#[test]
-fn fuzz_regressions_stay_fixed() {
+pub fn fuzz_regressions_stay_fixed() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz-regressions");
     let bodies: [(&str, Body); 4] = [
         ("raw_walk", bodies::raw_walk),

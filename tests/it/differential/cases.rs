@@ -5,7 +5,7 @@
 use bitcode_schema::runtime::writer::StreamWriter;
 use bitcode_schema::{Abbrev, DefinedOp};
 
-use crate::Verdict;
+use super::Verdict;
 
 /// One regression case.
 pub struct Case {

@@ -4,7 +4,7 @@
 //! failing walk fails with the same error; `bcdump FILE` (function bodies and other blocks
 //! dumped on several threads) prints byte for byte what `bcdump --jobs 1 FILE` prints.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 
@@ -15,8 +15,7 @@ use common::*;
 
 const TEST: &str = "llvm_parallel";
 
-#[test]
-fn parallel_check_equals_sequential_check_on_every_corpus_file() {
+pub fn parallel_check_equals_sequential_check_on_every_corpus_file() {
     let Some(shared) = require_shared(TEST) else { return };
     let files = corpus_bc_files(&shared);
     assert!(files.len() > 300, "expected both corpora, found {} .bc files", files.len());
@@ -36,8 +35,7 @@ fn parallel_check_equals_sequential_check_on_every_corpus_file() {
 }
 
 /// Truncations and flipped bits of a few files: the same report or the same error.
-#[test]
-fn parallel_check_fails_like_sequential_check_on_damaged_files() {
+pub fn parallel_check_fails_like_sequential_check_on_damaged_files() {
     let Some(shared) = require_shared(TEST) else { return };
     let names = ["corpus/clang14__sqlite3__O2.bc", "corpus/rustc195__cargo_regex_automata_release_O3.bc"];
     let mut differ = Vec::new();
@@ -73,8 +71,7 @@ fn parallel_check_fails_like_sequential_check_on_damaged_files() {
 /// The typed dump on several threads equals the dump on one, output, errors and exit
 /// status; for every .bc of both corpora, for damaged copies of a large one and for the
 /// modules in tests/data/fuzz-regressions/llvm_module.
-#[test]
-fn parallel_typed_dump_equals_sequential_dump() {
+pub fn parallel_typed_dump_equals_sequential_dump() {
     let Some(shared) = require_shared(TEST) else { return };
     let mut files = corpus_bc_files(&shared);
     // Modules fuzzing found, e.g. one with a BLOCKINFO block inside a function body.
@@ -139,8 +136,7 @@ fn records_of(mut walker: Walker<'_>, out: &mut Vec<Seen>) -> Result<(), String>
 /// Parts that hold runs of blocks, of any length (one block, a few, the whole module):
 /// the walk that hands them out and its parts give every record once, with the context
 /// one walk gives it; a run's later blocks name the part of its first.
-#[test]
-fn runs_of_deferred_blocks_give_every_record_once_with_its_context() {
+pub fn runs_of_deferred_blocks_give_every_record_once_with_its_context() {
     let Some(shared) = require_shared(TEST) else { return };
     let files = corpus_bc_files(&shared);
     let (mut streams, mut joined) = (0, 0u64);

@@ -7,7 +7,7 @@
 //! One thing clang prints is not in the file: the pass name after a backend remark's flag
 //! (`[-Rpass=inline]`); the serialized flag is `pass`, so those lines are compared without it.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -75,8 +75,7 @@ fn compare(dia: &Path, stderr: &str) -> Result<String, String> {
     Ok(expected)
 }
 
-#[test]
-fn corpus_diagnostics_print_as_clang_printed_them() {
+pub fn corpus_diagnostics_print_as_clang_printed_them() {
     let Some(shared) = require_shared(TEST) else { return };
     let mut compared = 0;
     for dir in corpus_dirs(&shared) {
@@ -90,8 +89,7 @@ fn corpus_diagnostics_print_as_clang_printed_them() {
     assert!(compared >= 3, "only {compared} .dia files with their .stderr in the corpus");
 }
 
-#[test]
-fn clang_14_and_16_diagnostics_print_as_clang_prints_them() {
+pub fn clang_14_and_16_diagnostics_print_as_clang_prints_them() {
     let scratch = tempfile::tempdir().unwrap();
     let mut jobs = Vec::new();
     for &v in CLANGS {
@@ -134,8 +132,7 @@ fn clang_14_and_16_diagnostics_print_as_clang_prints_them() {
 
 /// Ranges and fix-its are in the typed data: the typed dump shows them with their fields,
 /// and every record of every .dia decodes with the schema.
-#[test]
-fn typed_dump_shows_ranges_and_fixits() {
+pub fn typed_dump_shows_ranges_and_fixits() {
     let Some(shared) = require_shared(TEST) else { return };
     let dia = shared.join("corpus/clang14__bad.dia");
     let text = String::from_utf8(run(Command::new(bcdump()).arg(&dia)).unwrap()).unwrap();
