@@ -3,15 +3,10 @@
 
 pub mod bodies;
 
-/// The downstream schemas bcdump reads clang's serialized diagnostics and LLVM's remarks
-/// with (paths relative to this crate's Cargo.toml, fuzz/).
+/// The library's schemas of clang's serialized diagnostics and LLVM's remarks.
 mod schemas {
     /// clang serialized diagnostics (`DIAG`).
-    pub mod diagnostics {
-        bitcode_schema::schema!("../schema/diagnostics.toml");
-    }
+    pub use bitcode_schema::diagnostics::schema as diagnostics;
     /// LLVM bitstream remarks (`RMRK`).
-    pub mod remarks {
-        bitcode_schema::schema!("../schema/remarks.toml");
-    }
+    pub use bitcode_schema::remarks::schema as remarks;
 }

@@ -15,17 +15,12 @@ use common::*;
 #[path = "../../fuzz/bodies.rs"]
 mod bodies;
 
-/// The downstream schemas bcdump reads diagnostics and remarks with (paths relative to
-/// the repository root), for the diagnostics and remarks body.
+/// The library's schemas of diagnostics and remarks, for the diagnostics and remarks body.
 mod schemas {
     /// clang serialized diagnostics (`DIAG`).
-    pub mod diagnostics {
-        bitcode_schema::schema!("examples/bcdump/schemas/diagnostics.toml");
-    }
+    pub use bitcode_schema::diagnostics::schema as diagnostics;
     /// LLVM bitstream remarks (`RMRK`).
-    pub mod remarks {
-        bitcode_schema::schema!("examples/bcdump/schemas/remarks.toml");
-    }
+    pub use bitcode_schema::remarks::schema as remarks;
 }
 
 /// Mutants run per body, besides the seeds themselves.

@@ -8,7 +8,6 @@
 //! passed):` listing them; with CI=true any skip fails the run. Filter by name as with
 //! libtest: `cargo test --test it -- corpus_trace`.
 
-#[path = "../common/mod.rs"]
 mod common;
 
 mod clang_ast_files;

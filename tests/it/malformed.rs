@@ -62,7 +62,7 @@ fn first_error(bytes: &[u8]) -> Error {
 /// reading anything (`a_stream_of_partial_words`), but its cursor reads it up to where it
 /// ends, as LLVM's `BitstreamCursor` does, and the error there is what these cases show.
 fn first_error_with(bytes: &[u8], setup: impl Fn(&mut Cursor<'_>)) -> Error {
-    if bytes.len() > 4 && bytes.len() % 4 != 0 && !bytes.starts_with(&WRAPPER_MAGIC.to_le_bytes()) {
+    if bytes.len() > 4 && !bytes.len().is_multiple_of(4) && !bytes.starts_with(&WRAPPER_MAGIC.to_le_bytes()) {
         return walk_to_error(Cursor::new(bytes, 32, 0), bytes.len(), &setup)
             .expect("the input was read to its end without an error");
     }

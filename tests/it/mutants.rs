@@ -41,13 +41,9 @@ mod bodies;
 /// The schemas the fuzz bodies' diagnostics and remarks body needs (unused here).
 mod schemas {
     /// clang serialized diagnostics (`DIAG`).
-    pub mod diagnostics {
-        bitcode_schema::schema!("examples/bcdump/schemas/diagnostics.toml");
-    }
+    pub use bitcode_schema::diagnostics::schema as diagnostics;
     /// LLVM bitstream remarks (`RMRK`).
-    pub mod remarks {
-        bitcode_schema::schema!("examples/bcdump/schemas/remarks.toml");
-    }
+    pub use bitcode_schema::remarks::schema as remarks;
 }
 
 const TEST: &str = "mutants";

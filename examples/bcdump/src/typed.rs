@@ -17,8 +17,8 @@ pub fn write_any(
     parallel: bool,
     json: bool,
 ) -> Result<(), crate::Failure> {
-    use bitcode_schema::{diagnostics::schema as dia, remarks::schema as rmk};
     use bitcode_schema::Magic;
+    use bitcode_schema::{diagnostics::schema as dia, remarks::schema as rmk};
     match (stream.magic(), json) {
         (Magic::LlvmIr, false) => write(stream, out, parallel),
         (Magic::LlvmIr, true) => write_json(stream, out),
