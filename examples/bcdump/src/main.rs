@@ -112,6 +112,8 @@ impl Args {
 enum Source {
     File(PathBuf),
     Stdin,
+    /// Standard input, already read (FILE omitted, stdin not a terminal).
+    Piped(Vec<u8>),
     Sample,
 }
 
@@ -120,7 +122,7 @@ impl Source {
     fn name(&self) -> String {
         match self {
             Source::File(path) => path.display().to_string(),
-            Source::Stdin => "<stdin>".to_string(),
+            Source::Stdin | Source::Piped(_) => "<stdin>".to_string(),
             Source::Sample => "<sample hello.bc>".to_string(),
         }
     }
@@ -137,6 +139,7 @@ impl Source {
         match self {
             Source::File(path) => FileBytes::open(path),
             Source::Stdin => FileBytes::stdin(),
+            Source::Piped(bytes) => Ok(FileBytes::Read(bytes.clone())),
             Source::Sample => Ok(FileBytes::Read(SAMPLE.to_vec())),
         }
     }
@@ -201,7 +204,20 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let sources: Vec<Source> = match args.files.as_slice() {
         [] if io::stdin().is_terminal() => vec![Source::Sample],
-        [] => vec![Source::Stdin],
+        // No FILE and standard input is a pipe or a file: that is the input. An empty one
+        // (/dev/null, a closed stdin, as under scripts and CI) gives the sample, said on
+        // standard error, so that `bcdump` alone shows the sample wherever it runs.
+        [] => match FileBytes::stdin() {
+            Ok(FileBytes::Read(bytes)) if !bytes.is_empty() => vec![Source::Piped(bytes)],
+            Ok(_) => {
+                eprintln!("bcdump: standard input is empty: reading the bundled sample (hello.bc)");
+                vec![Source::Sample]
+            }
+            Err(e) => {
+                print_error("<stdin>", &format_args!("cannot read it: {e}"));
+                return ExitCode::from(UNREADABLE);
+            }
+        },
         files => files
             .iter()
             .map(|f| if f.as_os_str() == "-" { Source::Stdin } else { Source::File(f.clone()) })
@@ -325,7 +341,7 @@ fn run(args: &Args, name: &str, bytes: &[u8], parallel: bool, out: &mut impl Wri
         let mut totals = stats::Stats::default();
         for stream in &streams {
             totals.walk(stream)?;
-            totals.name_blocks(stream.magic(), typed::schema_block_name);
+            totals.name_blocks(stream.magic(), typed::schema_block_name, typed::schema_record_name);
         }
         match args.json {
             true => totals.write_json(out)?,

@@ -197,6 +197,19 @@ pub fn schema_block_name(magic: bitcode_schema::Magic, id: u32) -> Option<&'stat
     }
 }
 
+/// The name the schema of `magic` gives record `code` of block `block_id` (BLOCKINFO's
+/// records by the container format).
+pub fn schema_record_name(magic: bitcode_schema::Magic, block_id: u32, code: u32) -> Option<&'static str> {
+    use bitcode_schema::Magic;
+    match (magic, block_id) {
+        (_, 0) => blockinfo_record_name(code),
+        (Magic::LlvmIr, id) => ir::record_name(id, code),
+        (Magic::ClangDiagnostics, id) => bitcode_schema::diagnostics::schema::record_name(id, code),
+        (Magic::Remarks, id) => bitcode_schema::remarks::schema::record_name(id, code),
+        _ => None,
+    }
+}
+
 /// The name of a BLOCKINFO record (their meanings are fixed by the container format).
 pub fn blockinfo_record_name(code: u32) -> Option<&'static str> {
     match code {

@@ -35,13 +35,18 @@ fn stdin_reads_what_the_file_gives() {
         assert_eq!(piped.status.code(), Some(0), "{mode:?}");
         let dash = with_stdin(&[mode, &["-"]].concat(), &bytes);
         assert_eq!(piped.stdout, dash.stdout, "{mode:?}: `-` and a pipe");
-        if mode.is_empty() {
-            // Only the dump's file offsets line is the same; everything is.
-            assert_eq!(piped.stdout, file.stdout);
-        } else {
-            assert_eq!(piped.stdout, file.stdout, "{mode:?}");
-        }
+        assert_eq!(piped.stdout, file.stdout, "{mode:?}");
+        // Empty standard input (/dev/null, as under scripts): the sample, said on stderr.
+        let empty = Command::new(bcdump()).args(mode).stdin(std::process::Stdio::null()).output().unwrap();
+        assert_eq!(empty.status.code(), Some(0), "{mode:?}");
+        assert_eq!(empty.stdout, file.stdout, "{mode:?}: empty stdin");
+        assert!(String::from_utf8_lossy(&empty.stderr).contains("bundled sample"), "{mode:?}");
     }
+    // A real module piped to --check prints what --check of the file prints.
+    let Some(module) = corpus("clang14__atomics__O2.bc") else { return };
+    let file = Command::new(bcdump()).arg("--check").arg(&module).output().unwrap();
+    let piped = with_stdin(&["--check"], &std::fs::read(&module).unwrap());
+    assert_eq!((piped.status.code(), piped.stdout), (file.status.code(), file.stdout));
 }
 
 #[test]
@@ -139,9 +144,11 @@ fn stats_and_check_json_agree_with_the_text() {
             "{}",
             file.display()
         );
+        // The text: a `block` line per block id, each followed by its `  record` lines.
         let per_block = json["per_block"].as_array().unwrap();
-        assert_eq!(per_block.len(), text.lines().count() - 1);
-        for (line, entry) in text.lines().zip(per_block) {
+        let mut lines = text.lines().take(text.lines().count() - 1).peekable();
+        for entry in per_block {
+            let line = lines.next().unwrap();
             let name = entry["name"].as_str().map(|n| format!(" {n}")).unwrap_or_default();
             assert!(
                 line.starts_with(&format!(
@@ -150,7 +157,16 @@ fn stats_and_check_json_agree_with_the_text() {
                 )),
                 "{line} vs {entry}"
             );
+            let mut sum = 0;
+            for record in entry["per_record"].as_array().unwrap() {
+                let name = record["name"].as_str().map(|n| format!(" {n}")).unwrap_or_default();
+                let expected = format!("  record {}{name}: records={}", record["code"], record["records"]);
+                assert_eq!(lines.next(), Some(expected.as_str()), "{}", file.display());
+                sum += record["records"].as_u64().unwrap();
+            }
+            assert_eq!(Some(sum), entry["records"].as_u64(), "{entry}");
         }
+        assert_eq!(lines.next(), None);
     }
     let text =
         String::from_utf8(Command::new(bcdump()).arg("--check").arg(sample()).output().unwrap().stdout)
@@ -169,7 +185,13 @@ fn stats_name_blocks_by_their_schema() {
     let text =
         String::from_utf8(Command::new(bcdump()).arg("--stats").arg(sample()).output().unwrap().stdout)
             .unwrap();
-    for name in ["block 0 BLOCKINFO_BLOCK:", "block 8 MODULE_BLOCK:", "block 12 FUNCTION_BLOCK:"] {
+    for name in [
+        "block 0 BLOCKINFO_BLOCK:",
+        "block 8 MODULE_BLOCK:",
+        "block 12 FUNCTION_BLOCK:",
+        "\n  record 1 SETBID: records=",
+        "\n  record 1 VERSION: records=1\n",
+    ] {
         assert!(text.contains(name), "{name}:\n{text}");
     }
     let Some(dia) = corpus("clang14__bad.dia") else { return };
