@@ -233,8 +233,8 @@ mod generated_code_lints {
     const SCHEMAS: &[&str] = &[
         "schema/llvm_ir.toml",
         "tests/schemas/every_kind.toml",
-        "examples/bcdump/schemas/diagnostics.toml",
-        "examples/bcdump/schemas/remarks.toml",
+        "schema/diagnostics.toml",
+        "schema/remarks.toml",
         "examples/sensor-log/schema/sensor_log.toml",
     ];
 
@@ -260,8 +260,10 @@ mod generated_code_lints {
             dir.join("Cargo.toml"),
             format!(
                 "[package]\nname = \"generated-lints\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
-                 [dependencies]\nbitcode-schema-runtime = {{ path = {:?} }}\n[workspace]\n",
-                runtime.display().to_string()
+                 [dependencies]\nbitcode-schema-runtime = {{ path = {:?}, features = [{}] }}\n[workspace]\n",
+                runtime.display().to_string(),
+                // The code emitted with the `serde` feature names the runtime's serde.
+                if cfg!(feature = "serde") { "\"serde\"" } else { "" }
             ),
         )?;
         // The workspace's lock file: the same dependency versions, nothing to resolve.
