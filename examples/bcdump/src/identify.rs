@@ -151,6 +151,10 @@ impl Kind {
         let mut message = format!("this is {}, not {wanted}", self.describe());
         match self.reading_mode() {
             Some(m) => message += &format!("; read it with {}", m.option()),
+            // No bitstream of its own: only its remarks section, if it has one, is readable.
+            None if self == Kind::ObjectWithoutBitcode => {
+                message += "; --remarks reads the remarks its remarks section names, if it has one"
+            }
             None => message += "; the dump, --trace and --stats read any bitstream",
         }
         message

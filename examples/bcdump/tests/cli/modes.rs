@@ -112,6 +112,19 @@ fn a_mode_says_what_the_file_is_when_it_does_not_fit() {
     if let Some(object) = corpus("clang14__switchphi_O2_fembed_bitcode.o") {
         cases.push(("--diagnostics", object, "this is a native object file with embedded LLVM IR bitcode, not a clang serialized diagnostics file; read it with --check"));
     }
+    // A Darwin object with a remarks section and no bitcode (the library's remarks sample).
+    let object = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/inline.o");
+    let remarks_hint = "; --remarks reads the remarks its remarks section names, if it has one";
+    let not_ir =
+        format!("this is a native object file without embedded bitcode, not LLVM IR bitcode{remarks_hint}");
+    let not_dia = format!(
+        "this is a native object file without embedded bitcode, not a clang serialized diagnostics file{remarks_hint}"
+    );
+    let (not_ir, not_dia): (&str, &str) =
+        (Box::leak(not_ir.into_boxed_str()), Box::leak(not_dia.into_boxed_str()));
+    cases.push(("--check", object.clone(), not_ir));
+    cases.push(("--symbols", object.clone(), not_ir));
+    cases.push(("--diagnostics", object, not_dia));
     let text = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/hello.ll");
     cases.push(("--check", text, "this is not an LLVM bitstream, not LLVM IR bitcode"));
     for (mode, file, message) in cases {
