@@ -27,6 +27,7 @@ mod llvm_values;
 mod located_errors;
 mod malformed;
 mod mutants;
+mod oracle;
 mod remarks;
 mod schema_every_kind;
 

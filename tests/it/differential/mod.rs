@@ -28,7 +28,6 @@ mod cases;
 use crate::common;
 mod generate;
 mod mutate;
-mod oracle;
 
 use std::path::{Path, PathBuf};
 
@@ -36,10 +35,10 @@ use bitcode_schema::{AbbrevProblem, ErrorKind};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
+use crate::oracle::{first_difference, Analyzer, Answer, ProjectTrace};
 use common::*;
 use generate::Shape;
 use mutate::Mutation;
-use oracle::{first_difference, Analyzer, Answer, ProjectTrace};
 
 const TEST: &str = "differential";
 

@@ -50,17 +50,29 @@ impl Analyzer {
 
     /// The answers for `files`, in their order, from one Python process per core.
     pub fn answer(&self, files: &[PathBuf]) -> Vec<Answer> {
-        let shards = std::thread::available_parallelism().map_or(2, |n| n.get()).min(files.len().max(1));
-        let per_shard = files.len().div_ceil(shards);
-        let batches: Vec<&[PathBuf]> = files.chunks(per_shard.max(1)).collect();
-        std::thread::scope(|s| {
-            let workers: Vec<_> = batches.iter().map(|batch| s.spawn(|| self.answer_batch(batch))).collect();
-            workers.into_iter().flat_map(|w| w.join().expect("an oracle worker")).collect()
-        })
+        let slots: Vec<std::sync::Mutex<Option<Answer>>> = files.iter().map(|_| Default::default()).collect();
+        self.answer_each(files, |i, answer| *slots[i].lock().unwrap() = Some(answer));
+        slots.into_iter().map(|s| s.into_inner().unwrap().expect("an answer for every file")).collect()
     }
 
-    fn answer_batch(&self, files: &[PathBuf]) -> Vec<Answer> {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/differential/bcanalyzer_batch.py");
+    /// Calls `on_answer(index, answer)` for each of `files` as its answer arrives, from one
+    /// Python process per core (file `i` goes to process `i % processes`, so large files
+    /// side by side in `files` are spread). Each answer is dropped after its call: a whole
+    /// corpus of traces would not fit in memory at once.
+    pub fn answer_each(&self, files: &[PathBuf], on_answer: impl Fn(usize, Answer) + Sync) {
+        let shards = std::thread::available_parallelism().map_or(2, |n| n.get()).min(files.len().max(1));
+        let on_answer = &on_answer;
+        std::thread::scope(|s| {
+            for shard in 0..shards {
+                let batch: Vec<(usize, &PathBuf)> =
+                    files.iter().enumerate().skip(shard).step_by(shards).collect();
+                s.spawn(move || self.answer_batch(&batch, on_answer));
+            }
+        });
+    }
+
+    fn answer_batch(&self, files: &[(usize, &PathBuf)], on_answer: &(impl Fn(usize, Answer) + Sync)) {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/oracle/bcanalyzer_batch.py");
         let mut child = Command::new("python3")
             .arg(script)
             .arg(&self.oracle)
@@ -78,26 +90,26 @@ impl Analyzer {
             // Fed from another thread: the oracle answers as it reads, and a full pipe
             // either way would stall both.
             s.spawn(move || {
-                for file in files {
+                for (_, file) in files {
                     writeln!(stdin, "{}", file.display()).expect("feeding the oracle");
                 }
             });
-            let answers: Vec<Answer> = BufReader::new(stdout)
-                .lines()
-                .map(|line| parse_answer(&line.expect("the oracle's answer")))
-                .collect();
+            let mut answered = 0;
+            for (line, (index, _)) in BufReader::new(stdout).lines().zip(files) {
+                on_answer(*index, parse_answer(&line.expect("the oracle's answer")));
+                answered += 1;
+            }
             let status = child.wait().expect("the oracle ends");
             assert!(status.success(), "the oracle batch failed: {status}");
-            assert_eq!(answers.len(), files.len(), "the oracle answered for every file");
-            answers
+            assert_eq!(answered, files.len(), "the oracle answered for every file");
         })
     }
 }
 
 fn parse_answer(line: &str) -> Answer {
-    let value: Value = serde_json::from_str(line).expect("the oracle writes JSON");
-    if let Some(Value::Array(entries)) = value.get("trace") {
-        Answer::Trace(entries.clone())
+    let mut value: Value = serde_json::from_str(line).expect("the oracle writes JSON");
+    if let Some(Value::Array(entries)) = value.get_mut("trace").map(Value::take) {
+        Answer::Trace(entries)
     } else if let Some(message) = value.get("rejected").and_then(Value::as_str) {
         Answer::Rejected(message.to_string())
     } else {
