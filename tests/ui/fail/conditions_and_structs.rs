@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/conditions_and_structs.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/conditions_and_structs.toml");
 }
 
 fn main() {}

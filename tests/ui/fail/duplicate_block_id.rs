@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/duplicate_block_id.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/duplicate_block_id.toml");
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/duplicate_block_name.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/duplicate_block_name.toml");
 }
 
 fn main() {}

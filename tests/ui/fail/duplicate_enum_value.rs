@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/duplicate_enum_value.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/duplicate_enum_value.toml");
 }
 
 fn main() {}

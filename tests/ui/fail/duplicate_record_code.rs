@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/duplicate_record_code.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/duplicate_record_code.toml");
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/field_after_rest.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/field_after_rest.toml");
 }
 
 fn main() {}

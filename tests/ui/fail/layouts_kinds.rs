@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/layouts_kinds.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/layouts_kinds.toml");
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/many_mistakes.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/many_mistakes.toml");
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/no_such_schema.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/no_such_schema.toml");
 }
 
 fn main() {}

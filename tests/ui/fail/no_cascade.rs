@@ -4,7 +4,7 @@
 // field of the undefined enum as a raw u64, the others with placeholder numbers), so the
 // code below, which uses them all, compiles without follow-on errors.
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/no_cascade.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/no_cascade.toml");
 }
 
 use s::module_block::{Function, Globalvar, Record};
@@ -28,5 +28,5 @@ fn main() {
     let _ = (Function::CODE, function_block::ID, function_block::Ret::CODE);
     let _ = (Linkage::External, Linkage::Internal);
     let _ = describe;
-    let _ = s::decode_record::<bitcode_schema::runtime::decode::BasicContext>;
+    let _ = s::decode_record::<bitcode_schema_runtime::decode::BasicContext>;
 }

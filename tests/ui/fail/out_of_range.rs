@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/out_of_range.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/out_of_range.toml");
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/required_after_optional.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/required_after_optional.toml");
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/toml_duplicate_record.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/toml_duplicate_record.toml");
 }
 
 fn main() {}

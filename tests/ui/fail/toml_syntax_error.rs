@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/toml_syntax_error.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/toml_syntax_error.toml");
 }
 
 fn main() {}

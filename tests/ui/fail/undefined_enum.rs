@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/undefined_enum.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/undefined_enum.toml");
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/undefined_group.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/undefined_group.toml");
 }
 
 fn main() {}

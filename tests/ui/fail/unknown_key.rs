@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/unknown_key.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/unknown_key.toml");
 }
 
 fn main() {}

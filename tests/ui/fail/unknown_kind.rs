@@ -1,5 +1,5 @@
 mod s {
-    bitcode_schema::schema!("tests/ui/fail/unknown_kind.toml");
+    bitcode_schema_derive::schema!("tests/ui/fail/unknown_kind.toml");
 }
 
 fn main() {}

@@ -1,12 +1,12 @@
 // The every-kind schema (tests/schemas/every_kind.toml): every construct of the schema
 // language, and the generated API used with explicit types, field by field.
 mod every_kind {
-    bitcode_schema::schema!("tests/schemas/every_kind.toml");
+    bitcode_schema_derive::schema!("tests/schemas/every_kind.toml");
 }
 
-use bitcode_schema::runtime::decode::{Align, Array, BasicContext, Bytes, Strategy, TypeId, ValueId, ValueRef};
-use bitcode_schema::runtime::writer::StreamWriter;
-use bitcode_schema::{Bitstream, Entry};
+use bitcode_schema_runtime::decode::{Align, Array, BasicContext, Bytes, Strategy, TypeId, ValueId, ValueRef};
+use bitcode_schema_runtime::writer::StreamWriter;
+use bitcode_schema_runtime::{Bitstream, Entry};
 use every_kind::{body_block, header_block, AnyRecord, Attr, Color, Mode, Shape, Style};
 
 fn header(r: &header_block::Record<'_>) -> String {

@@ -1,10 +1,10 @@
 // Schema names that are Rust keywords compile and are usable: `type` as `r#type`, `self`
 // (which has no raw form) as `self_`; a `-` in a name is a word break (`a-b` is `a_b`).
 mod keywords {
-    bitcode_schema::schema!("tests/ui/pass/keywords.toml");
+    bitcode_schema_derive::schema!("tests/ui/pass/keywords.toml");
 }
 
-use bitcode_schema::runtime::decode::TypeId;
+use bitcode_schema_runtime::decode::TypeId;
 use keywords::{r#match, self_, Fn, Impl, Type};
 
 fn main() {

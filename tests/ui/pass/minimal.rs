@@ -1,5 +1,5 @@
 mod minimal {
-    bitcode_schema::schema!("tests/ui/pass/minimal.toml");
+    bitcode_schema_derive::schema!("tests/ui/pass/minimal.toml");
 }
 
 fn main() {
