@@ -62,7 +62,7 @@ fn separate_remarks_file_needs_its_object_or_its_strings() {
     assert!(section.external_file.as_deref().unwrap().ends_with("inline.o.opt.bitstream"));
     assert_eq!(section.remarks().unwrap(), []);
     let list = read_with_strings(&bytes("inline.o.opt.bitstream"), section.strings.unwrap()).unwrap();
-    assert_eq!(list, load(None, &object).unwrap());
+    assert_eq!(list, load(Some(&data("inline.o")), &object).unwrap());
 }
 
 #[cfg(feature = "object")]

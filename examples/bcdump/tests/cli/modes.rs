@@ -85,6 +85,12 @@ fn several_files_get_headers_and_the_worst_status() {
 #[test]
 fn a_mode_says_what_the_file_is_when_it_does_not_fit() {
     let Some(dia) = corpus("clang14__bad.dia") else { return };
+    let remarks_hint = "; --remarks reads the remarks its remarks section names, if it has one";
+    let not_ir =
+        format!("this is a native object file without embedded bitcode, not LLVM IR bitcode{remarks_hint}");
+    let not_dia = format!(
+        "this is a native object file without embedded bitcode, not a clang serialized diagnostics file{remarks_hint}"
+    );
     let cases = [
         ("--check", dia.clone(), "this is a clang serialized diagnostics file, not LLVM IR bitcode; read it with --diagnostics"),
         ("--symbols", dia.clone(), "this is a clang serialized diagnostics file, not LLVM IR bitcode; read it with --diagnostics"),
@@ -114,17 +120,9 @@ fn a_mode_says_what_the_file_is_when_it_does_not_fit() {
     }
     // A Darwin object with a remarks section and no bitcode (the library's remarks sample).
     let object = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/inline.o");
-    let remarks_hint = "; --remarks reads the remarks its remarks section names, if it has one";
-    let not_ir =
-        format!("this is a native object file without embedded bitcode, not LLVM IR bitcode{remarks_hint}");
-    let not_dia = format!(
-        "this is a native object file without embedded bitcode, not a clang serialized diagnostics file{remarks_hint}"
-    );
-    let (not_ir, not_dia): (&str, &str) =
-        (Box::leak(not_ir.into_boxed_str()), Box::leak(not_dia.into_boxed_str()));
-    cases.push(("--check", object.clone(), not_ir));
-    cases.push(("--symbols", object.clone(), not_ir));
-    cases.push(("--diagnostics", object, not_dia));
+    cases.push(("--check", object.clone(), &not_ir));
+    cases.push(("--symbols", object.clone(), &not_ir));
+    cases.push(("--diagnostics", object, &not_dia));
     let text = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/hello.ll");
     cases.push(("--check", text, "this is not an LLVM bitstream, not LLVM IR bitcode"));
     for (mode, file, message) in cases {
