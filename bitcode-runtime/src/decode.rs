@@ -244,6 +244,17 @@ pub struct RawRecord<'a> {
     pub bit_offset: u64,
 }
 
+impl<'a> RawRecord<'a> {
+    /// The record as it was read, to write it back.
+    pub fn to_encoded(&self) -> crate::encode::EncodedRecord<'a> {
+        let record = crate::encode::EncodedRecord::new(self.code, self.ops.clone());
+        match self.blob {
+            Some(blob) => record.with_blob(blob),
+            None => record,
+        }
+    }
+}
+
 impl<'a> From<&Record<'_, 'a>> for RawRecord<'a> {
     fn from(r: &Record<'_, 'a>) -> Self {
         RawRecord {
@@ -439,6 +450,8 @@ pub trait SchemaEnum: Sized + Copy {
     const NAME: &'static str;
     /// The variant for `code`, if any.
     fn from_code(code: u64) -> Option<Self>;
+    /// The code the value is written as.
+    fn code(self) -> u64;
 }
 
 /// A generated flag word.
@@ -448,6 +461,8 @@ pub trait SchemaFlags: Sized {
     /// Splits `bits` into the named fields; a bit range whose value is not a variant of its
     /// enum gives the field's name and value.
     fn from_bits(bits: u64) -> Result<Self, (&'static str, u64)>;
+    /// The flag word the fields make.
+    fn bits(&self) -> u64;
 }
 
 /// A generated group: one tagged entry of a repeated list.
@@ -461,6 +476,13 @@ pub trait SchemaGroup<'a>: Sized {
         field: &'static str,
         ctx: &C,
     ) -> Result<Self>;
+    /// Writes the entry (tag first) for field `field`.
+    fn write<C: DecodeContext + ?Sized>(
+        &self,
+        out: &mut crate::encode::OperandsOut<'a>,
+        field: &'static str,
+        ctx: &C,
+    ) -> Result<()>;
 }
 
 /// The enum of a block's records, generated for each block.
@@ -550,6 +572,11 @@ pub enum FieldProblem {
         /// The version.
         version: u64,
     },
+    /// An encoder cannot write the field's value so that a decoder reads it back.
+    NotEncodable {
+        /// Why not.
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for FieldProblem {
@@ -568,6 +595,7 @@ impl fmt::Display for FieldProblem {
                 write!(f, "relative id {value} from value {current} is out of range")
             }
             Self::NoLayout { version } => write!(f, "no layout for format version {version}"),
+            Self::NotEncodable { reason } => write!(f, "cannot be encoded: {reason}"),
         }
     }
 }

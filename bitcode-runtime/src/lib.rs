@@ -23,6 +23,7 @@ pub mod cursor;
 pub mod decode;
 #[cfg(feature = "object")]
 pub mod embedded;
+pub mod encode;
 pub mod error;
 pub mod input;
 pub mod limits;
@@ -46,6 +47,7 @@ pub use path::BlockPath;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::decode::{unknown_record, Operands, RecordInfo, SchemaGroup};
+    pub use crate::encode::OperandsOut;
     pub use crate::show::{ShowField, Shown};
     /// serde, for the `Serialize` derives generated code carries with the `serde` feature.
     #[cfg(feature = "serde")]

@@ -13,6 +13,7 @@ use crate::bits::encode_char6;
 use crate::blockinfo::codes as blockinfo_codes;
 use crate::container::{Magic, WRAPPER_HEADER_LEN, WRAPPER_MAGIC};
 use crate::cursor::{abbrev_ids, BLOCKINFO_BLOCK_ID, TOP_LEVEL_ABBREV_WIDTH};
+use crate::encode::EncodedRecord;
 use crate::error::{Error, ErrorKind, Result};
 
 /// Writes bit fields LSB-first into a byte vector.
@@ -469,6 +470,41 @@ impl StreamWriter {
         }
         self.note_blockinfo_record(code, &applied);
         Ok(())
+    }
+
+    /// Writes a record a generated encoder made: unabbreviated when `abbrev_id` is `None`,
+    /// else through that abbreviation, checked against it as by
+    /// [`abbreviated_record`](Self::abbreviated_record). A `string` field's bytes go as the
+    /// blob when the abbreviation has one.
+    pub fn record(&mut self, record: &EncodedRecord<'_>, abbrev_id: Option<u32>) -> Result<()> {
+        let Some(id) = abbrev_id else {
+            if record.blob.is_some() {
+                return Err(write_error(
+                    format!("record {} has a blob, which only an abbreviation can write", record.code),
+                    self.bits.position(),
+                ));
+            }
+            return self.unabbreviated_record(record.code, &record.ops);
+        };
+        let has_blob = self
+            .scopes
+            .last()
+            .and_then(|s| id.checked_sub(abbrev_ids::FIRST_DEFINED).and_then(|i| s.abbrevs.get(i as usize)))
+            .is_some_and(|a| a.ops().contains(&AbbrevOp::Blob));
+        match (has_blob, &record.blob, record.string_start) {
+            (true, None, Some(start)) => {
+                let (ops, text) = record.ops.split_at(start.min(record.ops.len()));
+                let bytes: Option<Vec<u8>> = text.iter().map(|&v| u8::try_from(v).ok()).collect();
+                let Some(bytes) = bytes else {
+                    return Err(write_error(
+                        format!("record {}: a string operand is not a byte", record.code),
+                        self.bits.position(),
+                    ));
+                };
+                self.abbreviated_record(id, record.code, ops, Some(&bytes))
+            }
+            _ => self.abbreviated_record(id, record.code, &record.ops, record.blob.as_deref()),
+        }
     }
 
     fn write_value(&mut self, op: &AbbrevOp, v: u64) -> Result<()> {

@@ -174,6 +174,7 @@ const TESTS: &[Test] = &[
     test!(schema_every_kind::constant_ranges_and_counts_from_earlier_fields, needs: []),
     test!(schema_every_kind::whole_struct_elements_then_a_trailing_field, needs: []),
     test!(schema_every_kind::call_arguments_fixed_then_variadic, needs: []),
+    test!(schema_every_kind::encoders_give_back_what_decoders_read, needs: []),
     test!(differential::generated_streams_trace_as_llvm_bcanalyzer, needs: [SHARED, "llvm-bcanalyzer"]),
     test!(differential::generated_streams_of_32_bit_fields_trace_as_newer_analyzers, needs: [SHARED]),
     test!(differential::mutants_are_rejected_where_llvm_bcanalyzer_stops_and_read_alike_elsewhere, needs: [SHARED, "llvm-bcanalyzer"]),

@@ -20,6 +20,7 @@ use crate::model::{
 };
 use crate::names;
 
+mod encode;
 mod fields;
 mod records;
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::{quote, ToTokens};
+use quote::{format_ident, quote, ToTokens};
 
 use super::tokens::*;
 use super::*;
@@ -66,6 +66,7 @@ impl<'s> Cx<'s> {
         let mut display_arms = Vec::new();
         let mut code_arms = Vec::new();
         let mut check_arms = Vec::new();
+        let mut encode_arms = Vec::new();
         for r in &b.records {
             let rid = &r.ident;
             let lt = if self.record_lifetime(r) { quote!(<'a>) } else { TokenStream::new() };
@@ -76,6 +77,7 @@ impl<'s> Cx<'s> {
             dispatch.push(quote!(#code => #rid::decode(record, ctx).map(Self::#rid)));
             check_arms.push(quote!(#code => #rid::decode(record, ctx).map(|_| true)));
             name_arms.push(quote!(Self::#rid(_) => #rname));
+            encode_arms.push(quote!(Self::#rid(r) => r.encode_with_len(ctx, min_operands)));
             display_arms.push(quote!(Self::#rid(r) => ::core::fmt::Display::fmt(r, f)));
             code_arms.push(quote!(#code => #sm(#rname)));
         }
@@ -153,6 +155,36 @@ impl<'s> Cx<'s> {
                         ctx: &mut C,
                     ) -> #rt::Result<Self> {
                         <Self as #rt::decode::BlockRecords<'a>>::decode(record, ctx)
+                    }
+
+                    /// The record as operands to write (see each record's `encode`); an
+                    /// `Unknown` record gives its operands as they were.
+                    ///
+                    /// # Errors
+                    ///
+                    /// When a field's value cannot be written so that a decoder reads it back.
+                    pub fn encode<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
+                        &self,
+                        ctx: &C,
+                    ) -> #rt::Result<#rt::encode::EncodedRecord<'a>> {
+                        self.encode_with_len(ctx, 0)
+                    }
+
+                    /// As [`encode`](Self::encode), with at least `min_operands` operands
+                    /// where the fields give that many (see each record's `encode_with_len`).
+                    ///
+                    /// # Errors
+                    ///
+                    /// As [`encode`](Self::encode).
+                    pub fn encode_with_len<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
+                        &self,
+                        ctx: &C,
+                        min_operands: ::core::primitive::usize,
+                    ) -> #rt::Result<#rt::encode::EncodedRecord<'a>> {
+                        match self {
+                            #(#encode_arms,)*
+                            Self::Unknown(raw) => #okk(raw.to_encoded()),
+                        }
                     }
 
                     /// The record's name as the schema spells it (`"unknown"` for `Unknown`).
@@ -359,6 +391,42 @@ impl<'s> Cx<'s> {
                 }
             }
         });
+        // encode: the slots bound by reference as `field0`, `field1`, ..., each layout's
+        // fields written from them in operand order.
+        let bindings: Vec<Ident> = (0..slots.len()).map(|i| format_ident!("field{}", i)).collect();
+        let pats = slots.iter().zip(&bindings).map(|(slot, b)| {
+            let fid = &slot.ident;
+            quote!(#fid: #b)
+        });
+        let extra_pat = has_extra.then(|| quote!(extra_operands,));
+        let extra_arg = if has_extra { quote!(extra_operands) } else { quote!(&[]) };
+        let layout_puts: Vec<TokenStream> = reads
+            .iter()
+            .map(|layout_reads| {
+                let puts: Vec<super::encode::Put<'_>> = layout_reads
+                    .iter()
+                    .map(|r| super::encode::Put {
+                        field: r.field,
+                        binding: r.slot.and_then(|i| bindings.get(i).cloned()),
+                        wrapped: r.slot.and_then(|i| slots.get(i)).is_some_and(|s| s.wrapped),
+                    })
+                    .collect();
+                self.write_puts(&puts, scope)
+            })
+            .collect();
+        let encode_body = match (r.layouts.as_slice(), layout_puts.as_slice()) {
+            ([], _) | (_, []) => TokenStream::new(),
+            ([(l, _)], [body]) if full_range(l) => body.clone(),
+            ([_], [body]) => quote!(let _ = out.layout(ctx.version(), &[#(#ranges),*])?; #body),
+            (_, [first @ .., last]) => {
+                let arms = first.iter().enumerate().map(|(i, body)| {
+                    let i = Literal::usize_unsuffixed(i);
+                    quote!(#i => { #body })
+                });
+                quote!(match out.layout(ctx.version(), &[#(#ranges),*])? { #(#arms,)* _ => { #last } })
+            }
+        };
+        let enc_lt = if lifetime { quote!('a) } else { quote!('static) };
         let serde = super::tokens::serde_derive(rt);
         quote! {
             #doc
@@ -400,6 +468,44 @@ impl<'s> Cx<'s> {
                     let #mut_ ops = #rt::__private::Operands::new(record, &INFO);
                     #body
                 }
+
+                /// The record as operands to write: the way back from [`decode`](Self::decode).
+                /// Trailing fields that are absent or at their default are left out.
+                ///
+                /// # Errors
+                ///
+                /// When a field's value cannot be written so that a decoder reads it back
+                /// (a forward reference without its type, a value for a field whose
+                /// condition says it is absent, ...).
+                pub fn encode<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
+                    &self,
+                    ctx: &C,
+                ) -> #rt::Result<#rt::encode::EncodedRecord<#enc_lt>> {
+                    self.encode_with_len(ctx, 0)
+                }
+
+                /// As [`encode`](Self::encode), but with at least `min_operands` operands
+                /// where the fields give that many: trailing fields at their default are
+                /// written out up to that count (give the operand count of the record this
+                /// one was decoded from to write it back as it was).
+                ///
+                /// # Errors
+                ///
+                /// As [`encode`](Self::encode).
+                #[allow(unused_variables)]
+                pub fn encode_with_len<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
+                    &self,
+                    ctx: &C,
+                    min_operands: ::core::primitive::usize,
+                ) -> #rt::Result<#rt::encode::EncodedRecord<#enc_lt>> {
+                    static INFO: #rt::__private::RecordInfo =
+                        #rt::__private::RecordInfo { block: #block_lit, record: #rname };
+                    let mut builder = #rt::__private::OperandsOut::new(&INFO, Self::CODE);
+                    let out = &mut builder;
+                    let Self { #(#pats,)* #extra_pat } = self;
+                    #encode_body
+                    builder.finish("extra_operands", min_operands, #extra_arg)
+                }
             }
         }
     }
@@ -423,6 +529,7 @@ impl<'s> Cx<'s> {
         let mut any_display_arms = Vec::new();
         let mut any_unknown_arms = Vec::new();
         let mut check_arms = Vec::new();
+        let mut any_encode_arms = Vec::new();
         for (b, var) in &dispatched {
             let m = &b.module;
             let id = Literal::u32_unsuffixed(b.def.id.value);
@@ -433,6 +540,7 @@ impl<'s> Cx<'s> {
             variants.push(quote!(#[doc = #vdoc] #var(#m::Record<'a>)));
             decode_arms.push(quote!(#id => #m::Record::decode(record, ctx).map(AnyRecord::#var)));
             any_name_arms.push(quote!(AnyRecord::#var(r) => r.name()));
+            any_encode_arms.push(quote!(AnyRecord::#var(r) => r.encode_with_len(ctx, min_operands)));
             any_display_arms.push(quote!(AnyRecord::#var(r) => ::core::fmt::Display::fmt(r, f)));
             any_unknown_arms.push(quote!(AnyRecord::#var(#m::Record::Unknown(_)) => true));
             check_arms.push(quote!(#id => #m::check(record, ctx)));
@@ -497,13 +605,32 @@ impl<'s> Cx<'s> {
                 },
             }
 
-            impl AnyRecord<'_> {
+            impl<'a> AnyRecord<'a> {
                 /// The record's name as the schema spells it (`"unknown"` for a code or a
                 /// block the schema does not name).
                 pub fn name(&self) -> #s {
                     match self {
                         #(#any_name_arms,)*
                         AnyRecord::UnknownBlock { .. } => "unknown",
+                    }
+                }
+
+                /// The record as operands to write, with at least `min_operands` operands
+                /// where the fields give that many (see each record's `encode_with_len`); a
+                /// record of a code or a block the schema does not name gives its operands as
+                /// they were.
+                ///
+                /// # Errors
+                ///
+                /// When a field's value cannot be written so that a decoder reads it back.
+                pub fn encode_with_len<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
+                    &self,
+                    ctx: &C,
+                    min_operands: ::core::primitive::usize,
+                ) -> #rt::Result<#rt::encode::EncodedRecord<'a>> {
+                    match self {
+                        #(#any_encode_arms,)*
+                        AnyRecord::UnknownBlock { record, .. } => #okk(record.to_encoded()),
                     }
                 }
 

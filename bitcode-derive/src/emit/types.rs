@@ -1,7 +1,7 @@
 //! Schema types: enums, flag words and tagged groups.
 
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
 use super::tokens::*;
 use super::*;
@@ -128,6 +128,10 @@ impl<'s> Cx<'s> {
                 fn from_code(code: #u64_) -> #opt<Self> {
                     #from_body
                 }
+
+                fn code(self) -> #u64_ {
+                    #id::code(self)
+                }
             }
 
             impl ::core::convert::TryFrom<#u64_> for #id {
@@ -241,6 +245,10 @@ impl<'s> Cx<'s> {
                 fn from_bits(bits: #u64_) -> ::core::result::Result<Self, (#s, #u64_)> {
                     ::core::result::Result::Ok(Self { #(#inits,)* other_bits: bits & #not_known })
                 }
+
+                fn bits(&self) -> #u64_ {
+                    #id::bits(self)
+                }
             }
 
             impl #rt::__private::ShowField for #id {
@@ -323,6 +331,7 @@ impl<'s> Cx<'s> {
         let mut decls = Vec::new();
         let mut arms = Vec::new();
         let mut show_arms = Vec::new();
+        let mut write_arms = Vec::new();
         for v in &g.variants {
             let vid = &v.ident;
             let vdoc = doc_attr(v.doc, || format!("`{}` (tag {}).", v.name, v.tag));
@@ -381,6 +390,35 @@ impl<'s> Cx<'s> {
                 })
                 .collect();
             let tag = Literal::u64_unsuffixed(v.tag);
+            // write: the variant's fields bound by reference as `field0`, `field1`, ...
+            let bindings: Vec<Option<Ident>> = v
+                .fields
+                .iter()
+                .enumerate()
+                .map(|(i, f)| f.ident.as_ref().map(|_| format_ident!("field{}", i)))
+                .collect();
+            let pats = v.fields.iter().zip(&bindings).filter_map(|(f, b)| {
+                let (fid, b) = (f.ident.as_ref()?, b.as_ref()?);
+                Some(quote!(#fid: #b))
+            });
+            let puts: Vec<super::encode::Put<'_>> = v
+                .fields
+                .iter()
+                .zip(&bindings)
+                .map(|(f, b)| super::encode::Put {
+                    field: f,
+                    binding: b.clone(),
+                    wrapped: (matches!(f.presence, Presence::Optional) || f.condition.is_some())
+                        && !f.kind.is_option(),
+                })
+                .collect();
+            let writes = self.write_puts(&puts, &scope);
+            let tag64 = Literal::u64_suffixed(v.tag);
+            write_arms.push(if v.fields.is_empty() {
+                quote!(Self::#vid => { out.raw(#tag64); out.keep(field)?; })
+            } else {
+                quote!(Self::#vid { #(#pats,)* .. } => { out.raw(#tag64); out.keep(field)?; #writes })
+            });
             let body = if v.fields.is_empty() {
                 quote!(#okk(Self::#vid))
             } else {
@@ -413,6 +451,19 @@ impl<'s> Cx<'s> {
                         #(#arms,)*
                         _ => ::core::result::Result::Err(ops.unknown_tag(field, tag, #name)),
                     }
+                }
+
+                #[allow(unused_variables)]
+                fn write<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
+                    &self,
+                    out: &mut #rt::encode::OperandsOut<'a>,
+                    field: #s,
+                    ctx: &C,
+                ) -> #rt::Result<()> {
+                    match self {
+                        #(#write_arms)*
+                    }
+                    ::core::result::Result::Ok(())
                 }
             }
 
