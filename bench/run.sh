@@ -39,7 +39,7 @@ results="$target/bench-results"
 mkdir -p "$results"
 BCANALYZER="${BCANALYZER:-/usr/bin/llvm-bcanalyzer}"
 HYPERFINE="${HYPERFINE:-hyperfine}"
-bcdump="$target/release/examples/bcdump"
+bcdump="$target/release/bcdump"
 
 # --- inputs ---------------------------------------------------------------------------
 if [ -z "$files" ]; then
@@ -70,8 +70,8 @@ group_of() { basename "$1" | sed -e 's/\.[^.]*$//' -e 's/[^A-Za-z0-9_.-]/_/g'; }
 } >"$results/machine.txt"
 
 # --- whole processes ------------------------------------------------------------------
-echo "run.sh: cargo build --release --example bcdump" >&2
-cargo build --release --example bcdump
+echo "run.sh: cargo build --release -p bcdump" >&2
+cargo build --release -p bcdump
 
 if [ "$quick" = 1 ]; then hf_runs=(--warmup 1 --runs 3); else hf_runs=(--warmup 3 --runs 15); fi
 for f in "${list[@]}"; do
@@ -90,7 +90,7 @@ for f in "${list[@]}"; do
 done
 
 # --- criterion --------------------------------------------------------------------------
-echo "run.sh: cargo bench --bench speed" >&2
+echo "run.sh: cargo bench -p bitcode-schema-bench --bench speed" >&2
 criterion_args=()
 paired_rounds="${BENCH_PAIRED_ROUNDS:-21}"
 if [ "$quick" = 1 ]; then
@@ -98,7 +98,7 @@ if [ "$quick" = 1 ]; then
   paired_rounds="${BENCH_PAIRED_ROUNDS:-5}"
 fi
 rm -f "$target/criterion/speed-paired.json"
-BENCH_FILES="$files" BENCH_PAIRED_ROUNDS="$paired_rounds" cargo bench --bench speed "${criterion_args[@]}"
+BENCH_FILES="$files" BENCH_PAIRED_ROUNDS="$paired_rounds" cargo bench -p bitcode-schema-bench --bench speed "${criterion_args[@]}"
 
 # --- macro figures ----------------------------------------------------------------------
 if [ "$macro" = 1 ]; then

@@ -182,9 +182,9 @@ fn symbols(bytes: &[u8]) -> bitcode_schema::Result<usize> {
     Ok(count)
 }
 
-/// The repository root (benches run there, but do not rely on it).
+/// The repository root, above this package (benches run there, but do not rely on it).
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 /// Where criterion writes its results; the record counts go beside them.

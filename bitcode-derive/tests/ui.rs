@@ -5,7 +5,8 @@
 //!
 //! The cases are the repository's `tests/ui/`, run from this crate rather than the facade
 //! because trybuild builds each against every dependency and dev-dependency of the crate that
-//! runs it: this crate's are few, the facade's include criterion and proptest.
+//! runs it: this crate's are few, the facade's many more (serde_json, libtest-mimic, tempfile
+//! and the whole IR layer).
 
 #[test]
 fn ui() {
