@@ -14,8 +14,9 @@ use std::collections::BTreeMap;
 
 use bitcode_schema::llvm::{self, ir};
 use bitcode_schema::runtime::decode::BasicContext;
+use bitcode_schema::runtime::encode::EncodedRecord;
 use bitcode_schema::runtime::writer::{self, StreamWriter};
-use bitcode_schema::{Abbrev, AbbrevOp, Bitstream, Entry, Error, ErrorKind, Input, ScalarEncoding};
+use bitcode_schema::{Abbrev, AbbrevOp, Bitstream, Entry, Error, ErrorKind, Input, Record, ScalarEncoding};
 
 use super::schemas;
 
@@ -831,5 +832,159 @@ fn read_back(bytes: &[u8], written: &[Written], base: u64, skip_nested: bool) {
                 }
             }
         }
+    }
+}
+
+/// Records one typed program writes at most.
+const MAX_TYPED_RECORDS: usize = 400;
+
+/// An operand that typed fields often take: mostly small (enum codes, flags, counts, type
+/// and value ids), now and then any width.
+fn typed_operand(choices: &mut Choices<'_>) -> u64 {
+    match choices.below(4) {
+        0 => choices.value_of_width(64),
+        _ => choices.below(24),
+    }
+}
+
+/// A decode context as a module's reader might be in: format version, value number,
+/// absolute or relative ids, the parameters of the call being read.
+fn typed_context(choices: &mut Choices<'_>) -> BasicContext {
+    BasicContext::new()
+        .with_version(choices.below(4))
+        .with_value_number(choices.below(40) as u32)
+        .with_absolute_ids(choices.below(8) == 0)
+        .with_call_params((choices.below(2) == 0).then(|| choices.below(4) as u32))
+}
+
+/// One record a typed program wrote: where, its original operands and blob (what the
+/// typed value was decoded from) and the context it was decoded and encoded in.
+struct TypedWritten {
+    block: u32,
+    code: u32,
+    ops: Vec<u64>,
+    blob: Option<Vec<u8>>,
+    ctx: BasicContext,
+}
+
+/// An abbreviation that writes `encoded`: its literal code, a scalar or a trailing array
+/// per operand, and a blob where the record has one (or its string, when `string_as_blob`).
+fn abbrev_for(choices: &mut Choices<'_>, encoded: &EncodedRecord<'_>, string_as_blob: bool) -> Abbrev {
+    let mut ops = vec![AbbrevOp::Literal(encoded.code.into())];
+    let scalars = match (string_as_blob, encoded.string_start) {
+        (true, Some(start)) => start,
+        _ => encoded.ops.len(),
+    };
+    let blob = encoded.blob.is_some() || (string_as_blob && encoded.string_start.is_some());
+    // Some leading operands one by one, the rest as an array (VBR6 holds any value); an
+    // abbreviation ends in an array or a blob, not both.
+    let single = if blob { scalars } else { choices.below(scalars as u64 + 1) as usize };
+    ops.extend((0..single).map(|_| AbbrevOp::Scalar(ScalarEncoding::Vbr(6))));
+    if blob {
+        ops.push(AbbrevOp::Blob);
+    } else if single < scalars || choices.below(4) == 0 {
+        ops.push(AbbrevOp::Array(ScalarEncoding::Vbr(6)));
+    }
+    Abbrev::new(ops).unwrap_or_else(|p| panic!("an abbreviation for {encoded:?}: {p:?}"))
+}
+
+/// The typed round trip for the schema module `$schema` with magic `$magic`: random records
+/// of its blocks that decode are encoded by the generated encoders, written (unabbreviated,
+/// or through an abbreviation made for them), read back, and decode to the same typed
+/// values; encoding the value read back gives the same operands again.
+macro_rules! typed_roundtrip_with {
+    ($schema:path, $magic:expr, $choices:expr) => {{
+        use $schema as schema;
+        let choices: &mut Choices<'_> = $choices;
+        // The (block, code) pairs the schema names, blocks 1..64 and codes below 128.
+        let named: Vec<(u32, u32)> = (1..64)
+            .flat_map(|b| (0..128).map(move |c| (b, c)))
+            .filter(|&(b, c)| schema::record_name(b, c).is_some())
+            .collect();
+        assert!(!named.is_empty(), "the schema names no record");
+        let mut w = StreamWriter::new($magic);
+        let mut written: Vec<TypedWritten> = Vec::new();
+        while !choices.is_empty() && written.len() < MAX_TYPED_RECORDS {
+            let (block, code) = named[choices.below(named.len() as u64) as usize];
+            let count = match choices.below(8) {
+                0 => choices.below(40),
+                _ => choices.below(9),
+            };
+            let ops: Vec<u64> = (0..count).map(|_| typed_operand(choices)).collect();
+            let blob: Option<Vec<u8>> =
+                (choices.below(4) == 0).then(|| (0..choices.below(9)).map(|_| choices.byte()).collect());
+            let mut ctx = typed_context(choices);
+            let record = Record::new(code, &ops);
+            let record = match &blob {
+                Some(b) => record.with_blob(b),
+                None => record,
+            };
+            let decode_ctx = ctx.clone();
+            let Ok(value) = schema::decode_record(block, &record, &mut ctx) else { continue };
+            let ctx = decode_ctx;
+            let shown = format!("block {block} code {code} ops {ops:?} blob {blob:?}: {value:?}");
+            // What decodes encodes: the generated encoder gives operands back.
+            let encoded = value.encode_with_len(&ctx, ops.len()).unwrap_or_else(|e| panic!("{shown}: {e}"));
+            assert_eq!(encoded.code, code, "{shown}");
+            w.enter_block(block, 4).unwrap_or_else(|e| panic!("{shown}: enter_block: {e}"));
+            // A blob needs an abbreviation; anything else may go either way.
+            let abbrev = if encoded.blob.is_some() || choices.below(2) == 0 {
+                let string_as_blob = encoded.blob.is_none() && choices.below(2) == 0;
+                let abbrev = abbrev_for(choices, &encoded, string_as_blob);
+                Some(w.define_abbrev(abbrev).unwrap_or_else(|e| panic!("{shown}: define_abbrev: {e}")))
+            } else {
+                None
+            };
+            w.record(&encoded, abbrev).unwrap_or_else(|e| panic!("{shown}: written as {encoded:?}: {e}"));
+            w.end_block().unwrap_or_else(|e| panic!("{shown}: end_block: {e}"));
+            // The value borrows the operands and blob kept below.
+            drop((encoded, value));
+            written.push(TypedWritten { block, code, ops, blob, ctx });
+        }
+        let bytes = w.finish().unwrap_or_else(|e| panic!("finish: {e}"));
+
+        // Read back: each block holds one record, which decodes as the original did.
+        let stream = Bitstream::new(&bytes).unwrap_or_else(|e| panic!("reading back: {e}"));
+        let mut cursor = stream.cursor();
+        let mut expected = written.iter();
+        loop {
+            let block = cursor.current_block();
+            let entry = cursor.next_entry().unwrap_or_else(|e| panic!("reading back: {e}"));
+            let Some(entry) = entry else { break };
+            let Entry::Record(got) = entry else { continue };
+            let Some(want) = expected.next() else { panic!("a record after the last written: {got:?}") };
+            assert_eq!((block, got.code), (Some(want.block), want.code), "record read back");
+            let original = Record::new(want.code, &want.ops);
+            let original = match &want.blob {
+                Some(b) => original.with_blob(b),
+                None => original,
+            };
+            let first = schema::decode_record(want.block, &original, &mut want.ctx.clone())
+                .unwrap_or_else(|e| panic!("the original no longer decodes: {e}"));
+            let second = schema::decode_record(want.block, &got, &mut want.ctx.clone())
+                .unwrap_or_else(|e| panic!("{first:?} written as {got:?} does not decode: {e}"));
+            assert_eq!(first, second, "written as {got:?}");
+            let again = second.encode_with_len(&want.ctx, want.ops.len()).unwrap();
+            let encoded = first.encode_with_len(&want.ctx, want.ops.len()).unwrap();
+            assert_eq!(again, encoded, "{first:?}: encoding is not a fixed point");
+        }
+        assert!(expected.next().is_none(), "records written but not read back");
+        written.len()
+    }};
+}
+
+/// Typed records written through the generated encoders and read back: the LLVM IR,
+/// clang serialized diagnostics and LLVM remarks schemas, one per input (its first byte).
+pub fn typed_roundtrip(data: &[u8]) {
+    typed_records_roundtrip(data);
+}
+
+/// [`typed_roundtrip`], returning how many records the program wrote.
+pub fn typed_records_roundtrip(data: &[u8]) -> usize {
+    let mut choices = Choices { data };
+    match choices.below(3) {
+        0 => typed_roundtrip_with!(ir, *b"BC\xC0\xDE", &mut choices),
+        1 => typed_roundtrip_with!(schemas::diagnostics, *b"DIAG", &mut choices),
+        _ => typed_roundtrip_with!(schemas::remarks, *b"RMRK", &mut choices),
     }
 }

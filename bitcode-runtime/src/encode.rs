@@ -314,8 +314,18 @@ impl<'a> OperandsOut<'a> {
             written
         };
         self.ops.truncate(len);
+        let mut string_start = self.string_start.filter(|&s| s <= len);
+        if let (Some(start), false) = (string_start, extra.is_empty()) {
+            // A string takes every operand after it, so one followed by extra operands was
+            // read from the blob: it goes back there, the extra operands where it was.
+            if self.blob.is_some() {
+                return Err(self.cannot(field, "extra operands follow a string, and the record has a blob"));
+            }
+            let bytes: Vec<u8> = self.ops.drain(start..).map(|v| v as u8).collect();
+            self.blob = Some(Cow::Owned(bytes));
+            string_start = None;
+        }
         self.ops.extend_from_slice(extra);
-        let string_start = self.string_start.filter(|&s| s <= len);
         Ok(EncodedRecord { code: self.code, ops: self.ops, blob: self.blob, string_start })
     }
 }

@@ -209,15 +209,48 @@ pub fn writer_roundtrip_holds_for_programs_from_corpus_bytes() {
     smoke("writer_roundtrip", bodies::writer_roundtrip, &seeds);
 }
 
+/// `typed_roundtrip` on random programs (needs nothing from ../shared): every schema's
+/// records that decode from random operands come back the same through the generated
+/// encoders, the writer and the reader. The count keeps the test from passing empty.
+pub fn typed_roundtrip_holds_for_random_programs() {
+    quiet_panics();
+    let mut rng = SplitMix64(20);
+    let mut failures = Vec::new();
+    TYPED_RECORDS.set(0);
+    for i in 0..600 {
+        let len = 16 + rng.below(4000);
+        let mut input: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        input[0] = (i % 3) as u8; // each schema in turn
+        let body: Body = |data| {
+            let count = bodies::typed_records_roundtrip(data);
+            TYPED_RECORDS.set(TYPED_RECORDS.get() + count);
+        };
+        failures.extend(run_one("typed_roundtrip", body, &input, &format!("random program {i}")).err());
+    }
+    let records = TYPED_RECORDS.take();
+    eprintln!(
+        "typed_roundtrip: 600 random programs wrote {records} typed records, {} failures",
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{} inputs failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(records > 10_000, "only {records} typed records written");
+}
+
+thread_local! {
+    /// Typed records the programs of [`typed_roundtrip_holds_for_random_programs`] wrote.
+    static TYPED_RECORDS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Every input in tests/data/fuzz-regressions/TARGET/ (the minimized crashes fuzzing
 /// found) passes the body of TARGET; needs nothing from ../shared.
 pub fn fuzz_regressions_stay_fixed() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz-regressions");
-    let bodies: [(&str, Body); 4] = [
+    let bodies: [(&str, Body); 5] = [
         ("raw_walk", bodies::raw_walk),
         ("llvm_module", bodies::llvm_module),
         ("diagnostics_remarks", bodies::diagnostics_remarks),
         ("writer_roundtrip", bodies::writer_roundtrip),
+        ("typed_roundtrip", bodies::typed_roundtrip),
     ];
     quiet_panics();
     let mut failures = Vec::new();
