@@ -1,15 +1,20 @@
-//! Writing a [`Log`] with the runtime's `StreamWriter`.
+//! Writing a [`Log`]: each record is a generated struct, which the generated encoder turns
+//! into operands (enum codes, flag words, signed differences, strings) and the runtime's
+//! `StreamWriter` writes, unabbreviated or through the abbreviation given.
 
 use bitcode_schema::runtime::bits::encode_char6;
-use bitcode_schema::runtime::decode::encode_signed;
+use bitcode_schema::runtime::decode::BasicContext;
 use bitcode_schema::runtime::writer::StreamWriter;
 use bitcode_schema::{Abbrev, AbbrevOp, Error, ErrorKind, ScalarEncoding};
 
-use crate::generated::{header_block, sensor_block, MAGIC};
+use crate::generated::{self, header_block, sensor_block, MAGIC};
 use crate::{Attribute, Log, Sensor, FORMAT_VERSION};
 
 /// Abbreviation ids width inside the log's blocks (ids up to 7).
 const ABBREV_WIDTH: u32 = 3;
+
+/// The operands of SENSOR in [`FORMAT_VERSION`]'s layout, which its abbreviation holds.
+const SENSOR_OPERANDS: usize = 5;
 
 /// The abbreviation ids BLOCKINFO gives every SENSOR_BLOCK.
 struct SensorAbbrevs {
@@ -27,14 +32,16 @@ struct SensorAbbrevs {
 ///
 /// # Errors
 ///
-/// An [`ErrorKind::Write`] error when an attribute's key or text contains a NUL
-/// character, which the format cannot express.
+/// An [`ErrorKind::Field`] error naming HEADER_BLOCK/ATTRIBUTES when an attribute's key or
+/// text contains a NUL character, which the format cannot express.
 pub fn write_log(log: &Log) -> Result<Vec<u8>, Error> {
+    // The encoders ask the context which layout a record has.
+    let ctx = BasicContext::new().with_version(FORMAT_VERSION.into());
     let mut w = StreamWriter::new(MAGIC);
     let abbrevs = write_blockinfo(&mut w)?;
-    write_header(&mut w, log)?;
+    write_header(&mut w, log, &ctx)?;
     for sensor in &log.sensors {
-        write_sensor(&mut w, sensor, &abbrevs)?;
+        write_sensor(&mut w, sensor, &abbrevs, &ctx)?;
     }
     w.finish()
 }
@@ -90,91 +97,87 @@ fn write_blockinfo(w: &mut StreamWriter) -> Result<SensorAbbrevs, Error> {
     Ok(SensorAbbrevs { sensor, readings, note })
 }
 
-fn write_header(w: &mut StreamWriter, log: &Log) -> Result<(), Error> {
+fn write_header(w: &mut StreamWriter, log: &Log, ctx: &BasicContext) -> Result<(), Error> {
     use AbbrevOp::{Array, Literal};
     use ScalarEncoding::{Char6, Fixed};
 
     w.enter_block(header_block::ID, ABBREV_WIDTH)?;
-    w.unabbreviated_record(header_block::Version::CODE, &[FORMAT_VERSION.into()])?;
+    w.record(
+        &header_block::Version { version: FORMAT_VERSION, extra_operands: Vec::new() }.encode(ctx)?,
+        None,
+    )?;
 
-    let name: Vec<u64> = log.device.bytes().map(u64::from).collect();
     let char6 = log.device.bytes().all(|b| encode_char6(b).is_some());
     let encoding = if char6 { Char6 } else { Fixed(8) };
     let device =
         w.define_abbrev(abbrev(vec![Literal(header_block::Device::CODE.into()), Array(encoding)])?)?;
-    w.abbreviated_record(device, header_block::Device::CODE, &name, None)?;
+    let name = header_block::Device { name: log.device.as_bytes().into() };
+    w.record(&name.encode(ctx)?, Some(device))?;
 
-    w.unabbreviated_record(header_block::Period::CODE, &[log.period_us])?;
-    w.unabbreviated_record(header_block::Unit::CODE, &[log.unit.code()])?;
+    w.record(
+        &header_block::Period { period_us: log.period_us, extra_operands: Vec::new() }.encode(ctx)?,
+        None,
+    )?;
+    w.record(&header_block::Unit { unit: log.unit, extra_operands: Vec::new() }.encode(ctx)?, None)?;
     if !log.attributes.is_empty() {
-        let mut ops = Vec::new();
-        for attribute in &log.attributes {
-            attribute_ops(attribute, &mut ops, w.bits().position())?;
-        }
-        w.unabbreviated_record(header_block::Attributes::CODE, &ops)?;
+        let entries = log.attributes.iter().map(attribute).collect();
+        w.record(&header_block::Attributes { entries }.encode(ctx)?, None)?;
     }
     w.end_block()
 }
 
-/// Appends one attribute's operands: its tag, then its fields.
-fn attribute_ops(attribute: &Attribute, ops: &mut Vec<u64>, at: u64) -> Result<(), Error> {
-    let text = |s: &str, ops: &mut Vec<u64>| {
-        if s.contains('\0') {
-            let msg = format!("attribute text {s:?} contains a NUL character");
-            return Err(Error::new(ErrorKind::Write(msg), at));
-        }
-        ops.extend(s.bytes().map(u64::from));
-        ops.push(0);
-        Ok(())
-    };
+/// The schema's form of an attribute (the encoder refuses a NUL inside a key or text).
+fn attribute(attribute: &Attribute) -> generated::Attribute<'_> {
+    use generated::Attribute as A;
     match attribute {
-        Attribute::Flag { key } => {
-            ops.push(0);
-            text(key, ops)
-        }
-        Attribute::Number { key, value } => {
-            ops.push(1);
-            text(key, ops)?;
-            ops.push(*value);
-            Ok(())
-        }
+        Attribute::Flag { key } => A::Flag { key: key.as_bytes().into() },
+        Attribute::Number { key, value } => A::Number { key: key.as_bytes().into(), value: *value },
         Attribute::Text { key, value } => {
-            ops.push(2);
-            text(key, ops)?;
-            text(value, ops)
+            A::Text { key: key.as_bytes().into(), value: value.as_bytes().into() }
         }
     }
 }
 
-fn write_sensor(w: &mut StreamWriter, sensor: &Sensor, abbrevs: &SensorAbbrevs) -> Result<(), Error> {
+fn write_sensor(
+    w: &mut StreamWriter,
+    sensor: &Sensor,
+    abbrevs: &SensorAbbrevs,
+    ctx: &BasicContext,
+) -> Result<(), Error> {
     w.enter_block(sensor_block::ID, ABBREV_WIDTH)?;
-    let ops = [
-        sensor.id.into(),
-        sensor.kind.code(),
-        sensor.calibration.bits(),
-        sensor.decimation.into(),
-        sensor.dropped,
-    ];
-    w.abbreviated_record(abbrevs.sensor, sensor_block::Sensor::CODE, &ops, None)?;
+    let record = sensor_block::Sensor {
+        id: sensor.id,
+        kind: sensor.kind,
+        calibration: Some(sensor.calibration),
+        decimation: Some(sensor.decimation),
+        dropped: Some(sensor.dropped),
+        extra_operands: Vec::new(),
+    };
+    // The abbreviation has a slot for each of the five operands, defaults included.
+    w.record(&record.encode_with_len(ctx, SENSOR_OPERANDS)?, Some(abbrevs.sensor))?;
 
     let mut rest = sensor.readings.as_slice();
     while let Some(first) = rest.first() {
         // A run: readings at ticks first.tick, first.tick + 1, ... (wrapping).
         let len = 1 + rest.windows(2).take_while(|pair| pair[1].tick == pair[0].tick.wrapping_add(1)).count();
         let (run, tail) = rest.split_at(len);
-        let mut ops = Vec::with_capacity(run.len() + 1);
-        ops.push(first.tick);
         let mut previous = 0i64;
-        for reading in run {
-            ops.push(encode_signed(reading.value.wrapping_sub(previous)));
-            previous = reading.value;
-        }
-        w.abbreviated_record(abbrevs.readings, sensor_block::Readings::CODE, &ops, None)?;
+        let deltas = run
+            .iter()
+            .map(|reading| {
+                let delta = reading.value.wrapping_sub(previous);
+                previous = reading.value;
+                delta
+            })
+            .collect();
+        let readings = sensor_block::Readings { first_tick: first.tick, deltas };
+        w.record(&readings.encode(ctx)?, Some(abbrevs.readings))?;
         rest = tail;
     }
 
     if !sensor.note.is_empty() {
-        w.abbreviated_record(abbrevs.note, sensor_block::Note::CODE, &[], Some(&sensor.note))?;
+        let note = sensor_block::Note { text: &sensor.note, extra_operands: Vec::new() };
+        w.record(&note.encode(ctx)?, Some(abbrevs.note))?;
     }
     w.end_block()
 }
