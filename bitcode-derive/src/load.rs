@@ -98,8 +98,8 @@ fn table_header(line: &str) -> Option<String> {
 /// Keys of each kind of table, for checking and for suggestions.
 const ROOT_KEYS: &[&str] = &["format", "enums", "flags", "groups", "structs", "blocks"];
 const FORMAT_KEYS: &[&str] = &["name", "magic", "doc"];
-const ENUM_KEYS: &[&str] = &["doc", "rust_name", "unknown", "default", "values", "aliases"];
-const ENUM_VALUE_KEYS: &[&str] = &["value", "doc", "rust_name"];
+const ENUM_KEYS: &[&str] = &["doc", "rust_name", "unknown", "default", "values"];
+const ENUM_VALUE_KEYS: &[&str] = &["value", "doc", "rust_name", "folds_to"];
 const FLAGS_KEYS: &[&str] = &["doc", "rust_name", "fields"];
 const FLAG_FIELD_KEYS: &[&str] = &["bit", "bits", "enum", "doc", "rust_name"];
 const GROUP_KEYS: &[&str] = &["doc", "rust_name", "variants"];
@@ -107,7 +107,7 @@ const STRUCT_KEYS: &[&str] = &["doc", "rust_name", "fields"];
 const VARIANT_KEYS: &[&str] = &["tag", "doc", "rust_name", "fields"];
 const BLOCK_KEYS: &[&str] = &["id", "doc", "strategy", "records"];
 const RECORD_KEYS: &[&str] = &["code", "doc", "rust_name", "fields", "layouts"];
-const LAYOUT_KEYS: &[&str] = &["versions", "fields"];
+const LAYOUT_KEYS: &[&str] = &["versions", "operands", "fields"];
 const FIELD_KEYS: &[&str] = &[
     "name",
     "kind",
@@ -537,7 +537,7 @@ impl Loader<'_> {
                 for (k, v) in vt.iter() {
                     let vname = Spanned::new(k.get_ref().to_string(), k.span());
                     let value_what = format!("value {} of {what}", vname.value);
-                    let (code, doc, rust) = match v.get_ref() {
+                    let (code, doc, rust, folds_to) = match v.get_ref() {
                         DeValue::Table(inner) => {
                             let vt = self.table(inner, k.span(), value_what, ENUM_VALUE_KEYS);
                             if vt.get("value").is_none() {
@@ -545,9 +545,10 @@ impl Loader<'_> {
                             }
                             let code = self.int(&vt, "value", 0, u64::MAX as i128);
                             let rust = self.given_rust_name(&vt);
-                            (code, self.doc(&vt), rust)
+                            let folds_to = self.string(&vt, "folds_to");
+                            (code, self.doc(&vt), rust, folds_to)
                         }
-                        _ => (self.int_value(v, &vname.value, &what, 0, u64::MAX as i128), None, None),
+                        _ => (self.int_value(v, &vname.value, &what, 0, u64::MAX as i128), None, None, None),
                     };
                     // A value without a valid code is kept (its variant is still generated)
                     // with a placeholder code at its name's span, replaced in validation.
@@ -556,7 +557,7 @@ impl Loader<'_> {
                         None => Spanned::new(0, vname.span.clone()),
                     };
                     let rust_name = rust.unwrap_or_else(|| upper_camel(&vname.value));
-                    values.push(EnumValue { name: vname, rust_name, code, doc });
+                    values.push(EnumValue { name: vname, rust_name, code, doc, folds_to });
                 }
             }
             None => {
@@ -565,31 +566,7 @@ impl Loader<'_> {
                 }
             }
         }
-        let mut aliases = Vec::new();
-        if let Some((at, _)) = self.subtable(&t, "aliases") {
-            for (k, v) in at.iter() {
-                let key: &str = k.get_ref();
-                let code = match key.parse::<u64>() {
-                    Ok(c) => c,
-                    Err(_) => {
-                        self.diags.error_with_help(
-                            k.span(),
-                            format!("alias `{key}` of {what} is not a code"),
-                            "aliases map obsolete codes to variants: \"1\" = \"variant\"",
-                        );
-                        continue;
-                    }
-                };
-                match v.get_ref() {
-                    DeValue::String(s) => aliases.push(Alias {
-                        code: Spanned::new(code, k.span()),
-                        variant: Spanned::new(s.to_string(), v.span()),
-                    }),
-                    _ => self.wrong_type(v, key, &what, "a variant name"),
-                }
-            }
-        }
-        Enum { name, rust_name, doc: self.doc(&t), unknown, values, aliases }
+        Enum { name, rust_name, doc: self.doc(&t), unknown, values }
     }
 
     fn flags(&mut self, name: Spanned<String>, table: &DeTable<'_>) -> Flags {
@@ -802,7 +779,11 @@ impl Loader<'_> {
             }
             (Some(_), None) => {
                 let fields = self.array(&t, "fields").map(|a| self.fields(a, &what)).unwrap_or_default();
-                vec![Layout { versions: Spanned::new(0..u64::MAX, name.span.clone()), fields }]
+                vec![Layout {
+                    versions: Spanned::new(0..u64::MAX, name.span.clone()),
+                    operands: None,
+                    fields,
+                }]
             }
             (None, Some(_)) => self.layouts(&t, &what),
             (None, None) if t.has_typo_of("fields") || t.has_typo_of("layouts") => Vec::new(),
@@ -851,6 +832,20 @@ impl Loader<'_> {
                 },
                 None => continue,
             };
+            let operands = match self.string(&lt, "operands") {
+                Some(v) => match parse_range(&v.value, true) {
+                    Some(r) => Some(Spanned::new(r, v.span)),
+                    None => {
+                        self.diags.error_with_help(
+                            v.span,
+                            format!("`operands` of {lwhat} is not a range of operand counts"),
+                            "write \"N\", \"A..B\", \"A..=B\" or \"A..\"",
+                        );
+                        continue;
+                    }
+                },
+                None => None,
+            };
             let fields = match self.array(&lt, "fields") {
                 Some(a) => self.fields(a, &lwhat),
                 None => {
@@ -858,7 +853,7 @@ impl Loader<'_> {
                     Vec::new()
                 }
             };
-            out.push(Layout { versions, fields });
+            out.push(Layout { versions, operands, fields });
         }
         out
     }
@@ -1144,8 +1139,7 @@ mod tests {
             "{HEAD}
 [enums.Linkage]
 unknown = \"keep\"
-values = {{ external = 0, weak_any = {{ value = 16, doc = \"weak\" }} }}
-aliases = {{ \"1\" = \"weak_any\" }}
+values = {{ external = 0, weak_any = {{ value = 16, doc = \"weak\" }}, weak_old = {{ value = 1, folds_to = \"weak_any\" }} }}
 [flags.VarFlags]
 fields = {{ is_const = {{ bit = 0 }}, space = {{ bits = \"2..8\" }} }}
 [groups.Attr.variants.int_attr]
@@ -1169,7 +1163,7 @@ fields = [{{ name = \"n\", kind = \"u8\", default = 3 }}]
         assert_eq!(e.unknown, UnknownPolicy::Keep);
         assert_eq!(e.values[1].rust_name, "WeakAny");
         assert_eq!(e.values[1].code.value, 16);
-        assert_eq!(e.aliases[0].code.value, 1);
+        assert_eq!(e.values[2].folds_to.as_ref().map(|f| f.value.as_str()), Some("weak_any"));
         assert_eq!(s.flags[0].fields[1].bits.value, 2..8);
         assert_eq!(s.groups[0].variants[0].tag.value, 1);
         let b = &s.blocks[0];

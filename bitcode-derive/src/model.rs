@@ -79,8 +79,6 @@ pub struct Enum {
     pub unknown: UnknownPolicy,
     /// `values`, in file order.
     pub values: Vec<EnumValue>,
-    /// `aliases`: obsolete codes and the variant each decodes as.
-    pub aliases: Vec<Alias>,
 }
 
 /// One value of an enum.
@@ -94,15 +92,8 @@ pub struct EnumValue {
     pub code: Spanned<u64>,
     /// `doc`.
     pub doc: Option<String>,
-}
-
-/// An obsolete code decoded as a current variant.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Alias {
-    /// The obsolete code.
-    pub code: Spanned<u64>,
-    /// The schema name of the variant it decodes as.
-    pub variant: Spanned<String>,
+    /// `folds_to`: for an obsolete value, the current value LLVM's reader reads it as.
+    pub folds_to: Option<Spanned<String>>,
 }
 
 /// `[flags.NAME]`.
@@ -227,6 +218,9 @@ pub struct Layout {
     /// The versions, `[start, end)` (`end` = `u64::MAX` for "and later"); `0..u64::MAX`
     /// for a record given plain `fields`.
     pub versions: Spanned<Range<u64>>,
+    /// `operands`: the operand counts, `[start, end)`, of an old form the reader tells
+    /// apart by its length; such a layout goes before the plain one of its versions.
+    pub operands: Option<Spanned<Range<u64>>>,
     /// The fields, in operand order.
     pub fields: Vec<Field>,
 }

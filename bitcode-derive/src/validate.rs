@@ -342,7 +342,7 @@ fn check_enum(e: &mut Enum, diags: &mut Diagnostics) {
             diags.error_with_help(
                 v.code.span.clone(),
                 format!("value {} of {what} has code {}, like {other}", v.name.value, v.code.value),
-                "each value needs its own code; obsolete codes go in `aliases`",
+                "each value needs its own code; an obsolete value gets its own code and `folds_to`",
             );
             v.code.value = free_code(&mut used, u64::MAX);
         }
@@ -368,21 +368,30 @@ fn check_enum(e: &mut Enum, diags: &mut Diagnostics) {
             e.unknown = UnknownPolicy::Error;
         }
     }
-    let mut alias_codes = HashSet::new();
-    e.aliases.retain(|a| {
-        if !names.contains(&a.variant.value.as_str()) {
-            unknown_variant(&a.variant, &format!("alias {}", a.code.value), diags);
-            return false;
+    // An obsolete value folds to a current one: a value that does not fold itself.
+    let current: Vec<&str> =
+        e.values.iter().filter(|v| v.folds_to.is_none()).map(|v| v.name.value.as_str()).collect();
+    let mut bad = Vec::new();
+    for (i, v) in e.values.iter().enumerate() {
+        let Some(target) = &v.folds_to else { continue };
+        if current.contains(&target.value.as_str()) {
+            continue;
         }
-        if codes.contains_key(&a.code.value) || !alias_codes.insert(a.code.value) {
-            diags.error(
-                a.code.span.clone(),
-                format!("alias {} of {what} repeats a code the enum already has", a.code.value),
+        let role = format!("`folds_to` of value {}", v.name.value);
+        if names.contains(&target.value.as_str()) {
+            diags.error_with_help(
+                target.span.clone(),
+                format!("{role} of {what} names `{}`, which folds itself", target.value),
+                "fold to a current value: one without `folds_to`",
             );
-            return false;
+        } else {
+            unknown_variant(target, &role, diags);
         }
-        true
-    });
+        bad.push(i);
+    }
+    for i in bad {
+        e.values[i].folds_to = None;
+    }
 }
 
 fn check_flags(f: &mut Flags, enums: &HashMap<String, Enum>, enum_names: &[String], diags: &mut Diagnostics) {
@@ -603,9 +612,10 @@ fn check_record(r: &mut RecordDef, block: &str, refs: &Refs<'_>, diags: &mut Dia
     check_layouts(r, &what, diags);
 }
 
-fn check_layouts(r: &mut RecordDef, what: &str, diags: &mut Diagnostics) {
-    if r.layouts.len() <= 1 {
-        if let Some(l) = r.layouts.first() {
+/// The layouts that name no operand count cover every version once.
+fn check_coverage(plain: &[&Layout], what: &str, diags: &mut Diagnostics) {
+    if plain.len() <= 1 {
+        if let Some(l) = plain.first() {
             let v = &l.versions.value;
             let mut left_out = Vec::new();
             if v.start > 0 {
@@ -629,13 +639,13 @@ fn check_layouts(r: &mut RecordDef, what: &str, diags: &mut Diagnostics) {
         return;
     }
     // Overlaps and gaps, in version order.
-    let mut order: Vec<usize> = (0..r.layouts.len()).collect();
-    order.sort_by_key(|&i| r.layouts.get(i).map_or(0, |l| l.versions.value.start));
+    let mut order: Vec<usize> = (0..plain.len()).collect();
+    order.sort_by_key(|&i| plain.get(i).map_or(0, |l| l.versions.value.start));
     let mut next = 0u64;
     // The layout that reaches furthest so far (the one a later layout overlaps).
     let mut furthest: Option<&std::ops::Range<u64>> = None;
     for &i in &order {
-        let Some(l) = r.layouts.get(i) else { continue };
+        let Some(l) = plain.get(i) else { continue };
         let v = &l.versions.value;
         if v.start > next {
             diags.error_with_help(
@@ -661,11 +671,45 @@ fn check_layouts(r: &mut RecordDef, what: &str, diags: &mut Diagnostics) {
         next = next.max(v.end);
     }
     if next != u64::MAX {
-        if let Some(l) = order.last().and_then(|&i| r.layouts.get(i)) {
+        if let Some(l) = order.last().and_then(|&i| plain.get(i)) {
             diags.error_with_help(
                 l.versions.span.clone(),
                 format!("the layouts of {what} leave out versions {next}.."),
                 "end the last layout open (\"N..\")",
+            );
+        }
+    }
+}
+
+fn check_layouts(r: &mut RecordDef, what: &str, diags: &mut Diagnostics) {
+    let plain: Vec<&Layout> = r.layouts.iter().filter(|l| l.operands.is_none()).collect();
+    check_coverage(&plain, what, diags);
+    if let (true, Some(first)) = (plain.is_empty(), r.layouts.first()) {
+        diags.error_with_help(
+            first.versions.span.clone(),
+            format!("every layout of {what} names an operand count"),
+            "add a layout without `operands`, for the records of other counts",
+        );
+    }
+    // Layouts of an operand count: no two for the same version and count.
+    let counted: Vec<(&Layout, &Spanned<std::ops::Range<u64>>)> =
+        r.layouts.iter().filter_map(|l| Some((l, l.operands.as_ref()?))).collect();
+    for (i, (l, n)) in counted.iter().enumerate() {
+        let meets = |a: &std::ops::Range<u64>, b: &std::ops::Range<u64>| a.start < b.end && b.start < a.end;
+        if let Some((other, m)) = counted[..i]
+            .iter()
+            .find(|(o, m)| meets(&o.versions.value, &l.versions.value) && meets(&m.value, &n.value))
+        {
+            diags.error_with_help(
+                n.span.clone(),
+                format!(
+                    "layout {} of {what} with operands {} overlaps layout {} with operands {}",
+                    show_range(&l.versions.value),
+                    show_range(&n.value),
+                    show_range(&other.versions.value),
+                    show_range(&m.value)
+                ),
+                "one layout for each version and operand count: make the counts disjoint",
             );
         }
     }
@@ -909,9 +953,7 @@ fn enum_default(e: &Enum, v: &DefaultValue, what: &str) -> Result<(), (String, S
         )),
         DefaultValue::Int(n) => {
             let decodes = u64::try_from(*n).is_ok_and(|code| {
-                !matches!(e.unknown, UnknownPolicy::Error)
-                    || e.values.iter().any(|x| x.code.value == code)
-                    || e.aliases.iter().any(|a| a.code.value == code)
+                !matches!(e.unknown, UnknownPolicy::Error) || e.values.iter().any(|x| x.code.value == code)
             });
             if decodes {
                 Ok(())

@@ -997,11 +997,12 @@ impl<'r, 'a> Operands<'r, 'a> {
         self.error(field, FieldProblem::UnknownTag { tag, group })
     }
 
-    /// Picks the layout for `version` among half-open ranges `[start, end)`; returns its
-    /// index.
+    /// Picks the layout for `version` and the record's operand count (see
+    /// [`crate::layout::pick`]); returns its index.
     #[inline]
-    pub fn layout(&self, version: u64, ranges: &[(u64, u64)]) -> Result<usize> {
-        match ranges.iter().position(|&(start, end)| start <= version && version < end) {
+    pub fn layout(&self, version: u64, layouts: &[crate::layout::LayoutRange]) -> Result<usize> {
+        let count = self.ops.len() as u64;
+        match crate::layout::pick(layouts, version, |_, (lo, hi)| lo <= count && count < hi) {
             Some(index) => Ok(index),
             None => Err(self.error("(layout)", FieldProblem::NoLayout { version })),
         }

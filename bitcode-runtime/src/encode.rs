@@ -227,10 +227,16 @@ impl<'a> OperandsOut<'a> {
         self.blob = Some(Cow::Borrowed(v));
     }
 
-    /// Picks the layout for `version` among half-open ranges `[start, end)`, as the
-    /// decoder does; returns its index.
-    pub fn layout(&self, version: u64, ranges: &[(u64, u64)]) -> Result<usize> {
-        match ranges.iter().position(|&(start, end)| start <= version && version < end) {
+    /// Picks the layout for `version` as the decoder does, where `fits[i]` says whether
+    /// the value has just the fields layout `i` reads (so an old form told apart by its
+    /// operand count is written in that form); returns its index.
+    pub fn layout(
+        &self,
+        version: u64,
+        layouts: &[crate::layout::LayoutRange],
+        fits: &[bool],
+    ) -> Result<usize> {
+        match crate::layout::pick(layouts, version, |i, _| fits.get(i).copied().unwrap_or(false)) {
             Some(index) => Ok(index),
             None => Err(self.error("(layout)", FieldProblem::NoLayout { version })),
         }

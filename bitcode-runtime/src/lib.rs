@@ -26,6 +26,7 @@ pub mod embedded;
 pub mod encode;
 pub mod error;
 pub mod input;
+pub mod layout;
 pub mod limits;
 pub mod path;
 mod show;

@@ -187,9 +187,7 @@ pub fn module_symbols<'a>(stream: &Bitstream<'a>) -> Result<Vec<Vec<Symbol<'a>>>
         let decoded = match block {
             Some(block_ids::MODULE) => {
                 let Some(module) = modules.last_mut() else { continue };
-                let version = ctx.version;
-                let added = module_block::Record::decode(&record, &mut ctx)
-                    .map(|typed| module.add(typed, record.ops, version));
+                let added = module_block::Record::decode(&record, &mut ctx).map(|typed| module.add(typed));
                 // The version the records after it are read with, as the value numbering takes it.
                 if record.code == module_block::Version::CODE {
                     ctx.version = record.ops.first().copied().unwrap_or(0);
@@ -219,19 +217,13 @@ pub fn module_symbols<'a>(stream: &Bitstream<'a>) -> Result<Vec<Vec<Symbol<'a>>>
     Ok(modules.into_iter().map(ModuleState::finish).collect())
 }
 
-/// The raw linkage operand of a global value record: where it sits after the strtab head.
-fn raw_linkage(raw: &[u64], version: u64, index: usize) -> Option<u64> {
-    let head = if version >= 2 { 2 } else { 0 };
-    raw.get(head + index).copied()
-}
-
-/// DLL storage where the record has none: the obsolete dllimport (5) and dllexport (6)
-/// linkages, as LLVM's reader upgrades them.
-fn upgraded_dll_storage(field: Option<DllStorage>, raw_linkage: Option<u64>) -> DllStorage {
-    match (field, raw_linkage) {
+/// DLL storage as LLVM's reader leaves it: the record's, or where it has none, what the
+/// obsolete dllimport and dllexport linkages imply.
+fn upgraded_dll_storage(field: Option<DllStorage>, linkage: Linkage) -> DllStorage {
+    match (field, linkage) {
         (Some(d), _) => d,
-        (None, Some(5)) => DllStorage::Dllimport,
-        (None, Some(6)) => DllStorage::Dllexport,
+        (None, Linkage::DllimportOld) => DllStorage::Dllimport,
+        (None, Linkage::DllexportOld) => DllStorage::Dllexport,
         (None, _) => DllStorage::Default,
     }
 }
@@ -250,15 +242,18 @@ fn dso_local(preemption: Preemption, linkage: Linkage, visibility: Visibility) -
 
 impl<'a> Symbol<'a> {
     /// What every global value has: linkage, visibility and DLL storage as LLVM's reader
-    /// leaves them (visibility and DLL storage default for local linkage), dso_local
-    /// written or implied. The name comes later; the kind's own fields are unset.
+    /// leaves them (obsolete linkages folded, visibility and DLL storage default for local
+    /// linkage), dso_local written or implied. The name comes later; the kind's own fields
+    /// are unset.
     fn global_value(
         kind: SymbolKind,
-        linkage: Linkage,
+        written: Linkage,
         visibility: Visibility,
-        dll_storage: DllStorage,
+        dll_storage: Option<DllStorage>,
         preemption: Preemption,
     ) -> Symbol<'a> {
+        let dll_storage = upgraded_dll_storage(dll_storage, written);
+        let linkage = written.folded();
         let local = is_local(linkage);
         let visibility = if local { Visibility::Default } else { visibility };
         Symbol {
@@ -282,10 +277,9 @@ impl<'a> Symbol<'a> {
 }
 
 impl<'a> ModuleState<'a> {
-    fn add(&mut self, record: module_block::Record<'a>, raw: &[u64], version: u64) {
+    fn add(&mut self, record: module_block::Record<'a>) {
         use module_block::Record as R;
         let strtab = |offset: Option<u64>, size: Option<u64>| offset.zip(size);
-        let dll = |field, index| upgraded_dll_storage(field, raw_linkage(raw, version, index));
         let (symbol, strtab) = match record {
             R::Sectionname(s) => return self.sections.push(s.name),
             R::Gcname(g) => return self.gcs.push(g.name),
@@ -294,7 +288,7 @@ impl<'a> ModuleState<'a> {
                     SymbolKind::Global,
                     g.linkage,
                     g.visibility,
-                    dll(g.dll_storage, 3),
+                    g.dll_storage,
                     g.preemption,
                 );
                 let symbol = Symbol {
@@ -314,7 +308,7 @@ impl<'a> ModuleState<'a> {
                     SymbolKind::Function,
                     f.linkage,
                     f.visibility,
-                    dll(f.dll_storage, 3),
+                    f.dll_storage,
                     f.preemption,
                 );
                 let symbol = Symbol {
@@ -333,7 +327,7 @@ impl<'a> ModuleState<'a> {
                     SymbolKind::Alias,
                     a.linkage,
                     a.visibility,
-                    dll(a.dll_storage, 3),
+                    a.dll_storage,
                     a.preemption,
                 );
                 let symbol =
@@ -345,7 +339,7 @@ impl<'a> ModuleState<'a> {
                     SymbolKind::Alias,
                     a.linkage,
                     a.visibility,
-                    dll(a.dll_storage, 2),
+                    a.dll_storage,
                     a.preemption,
                 );
                 let symbol =
@@ -353,13 +347,8 @@ impl<'a> ModuleState<'a> {
                 (symbol, strtab(a.strtab_offset, a.strtab_size))
             }
             R::Ifunc(i) => {
-                let symbol = Symbol::global_value(
-                    SymbolKind::Ifunc,
-                    i.linkage,
-                    i.visibility,
-                    DllStorage::Default,
-                    i.preemption,
-                );
+                let symbol =
+                    Symbol::global_value(SymbolKind::Ifunc, i.linkage, i.visibility, None, i.preemption);
                 (symbol, strtab(i.strtab_offset, i.strtab_size))
             }
             _ => return,
@@ -505,7 +494,7 @@ mod tests {
     /// An external, default-visibility value of `kind`, not yet named.
     fn external(kind: SymbolKind) -> Symbol<'static> {
         let (linkage, visibility) = (Linkage::External, Visibility::Default);
-        Symbol::global_value(kind, linkage, visibility, DllStorage::Default, Preemption::DsoPreemptable)
+        Symbol::global_value(kind, linkage, visibility, None, Preemption::DsoPreemptable)
     }
 
     /// A module of `values` named by a module-level value symbol table, value id by value id.

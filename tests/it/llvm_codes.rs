@@ -391,7 +391,7 @@ type SchemaBlock = (Option<i64>, BTreeMap<u64, Vec<String>>);
 struct Schema {
     /// Block name → its id and records.
     blocks: BTreeMap<String, SchemaBlock>,
-    /// Enum name → the codes it decodes (values and aliases).
+    /// Enum name → the codes it decodes (current and obsolete values).
     enums: BTreeMap<String, BTreeSet<u64>>,
 }
 
@@ -430,9 +430,6 @@ fn load_schema(path: &Path) -> Result<Schema, String> {
         for value in e.get("values").and_then(toml::Value::as_table).unwrap_or(&empty).values() {
             let code = value.as_integer().or_else(|| value.get("value").and_then(toml::Value::as_integer));
             codes.extend(code.map(|c| c as u64));
-        }
-        for alias in e.get("aliases").and_then(toml::Value::as_table).unwrap_or(&empty).keys() {
-            codes.extend(alias.parse::<u64>().ok());
         }
         schema.enums.insert(name.clone(), codes);
     }

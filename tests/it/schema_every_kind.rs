@@ -90,7 +90,11 @@ pub fn constants_and_name_tables() {
 
 pub fn enums_convert_display_and_apply_their_unknown_policy() {
     assert_eq!(Color::try_from(7), Ok(Color::Blue));
-    assert_eq!(Color::try_from(2), Ok(Color::Green), "alias of an obsolete code");
+    assert_eq!(Color::try_from(2), Ok(Color::GreenOld), "an obsolete code keeps its own value");
+    assert_eq!(
+        (Color::GreenOld.code(), Color::GreenOld.folded(), Color::Blue.folded()),
+        (2, Color::Green, Color::Blue)
+    );
     assert!(Color::try_from(3).is_err());
     assert_eq!(Color::Blue.to_string(), "blue");
     assert_eq!(Color::Blue.code(), 7);
@@ -125,7 +129,10 @@ pub fn enums_and_flags_in_records() {
     let style = 1 | (7 << 4) | (200 << 8) | (1 << 40);
     let r = body(2, vec![2, 5, 1, style], &mut ctx);
     let body_block::Record::Choices(c) = r else { panic!("{r:?}") };
-    assert_eq!((c.color, c.shape, c.mode), (Color::Green, Shape::Unknown(5), Mode::Fast));
+    assert_eq!(
+        (c.color, c.color.folded(), c.shape, c.mode),
+        (Color::GreenOld, Color::Green, Shape::Unknown(5), Mode::Fast)
+    );
     let s: Style = c.style;
     assert!(s.bold && !s.italic);
     assert_eq!((s.color, s.weight, s.other_bits), (Color::Blue, 200, 1 << 40));

@@ -293,8 +293,7 @@ impl<'s> Cx<'s> {
         path: &TokenStream,
     ) -> Option<TokenStream> {
         let by_value = info.variants.iter().position(|v| v.code == code);
-        let by_alias = || info.aliases.iter().find(|(c, _)| *c == code).map(|(_, v)| *v);
-        let variant = match (by_value.or_else(by_alias), info.policy) {
+        let variant = match (by_value, info.policy) {
             (Some(v), _) | (None, Policy::Default(v)) => v,
             (None, Policy::Keep) => {
                 let lit = Literal::u64_suffixed(code);

@@ -148,6 +148,8 @@ struct VariantInfo<'s> {
     ident: Ident,
     code: u64,
     doc: Option<&'s str>,
+    /// For an obsolete value, the index of the current variant it folds to.
+    folds_to: Option<usize>,
 }
 
 struct EnumInfo<'s> {
@@ -155,8 +157,6 @@ struct EnumInfo<'s> {
     ident: Ident,
     doc: Option<&'s str>,
     variants: Vec<VariantInfo<'s>>,
-    /// `(code, variant index)`, codes distinct from every value's.
-    aliases: Vec<(u64, usize)>,
     policy: Policy,
 }
 
@@ -605,8 +605,8 @@ impl<'s> Cx<'s> {
     }
 }
 
-/// An enum's variants (valid, distinct names and codes), aliases (resolving, with codes no
-/// value has) and unknown-code policy.
+/// An enum's variants (valid, distinct names and codes), what obsolete ones fold to, and
+/// the unknown-code policy.
 fn resolve_enum(e: &Enum, ident_: Ident) -> EnumInfo<'_> {
     let keep = matches!(e.unknown, UnknownPolicy::Keep);
     let mut idents: HashSet<String> = HashSet::new();
@@ -626,6 +626,7 @@ fn resolve_enum(e: &Enum, ident_: Ident) -> EnumInfo<'_> {
             ident: id,
             code: v.code.value,
             doc: v.doc.as_deref(),
+            folds_to: None,
         });
     }
     let mut info = EnumInfo {
@@ -633,14 +634,11 @@ fn resolve_enum(e: &Enum, ident_: Ident) -> EnumInfo<'_> {
         ident: ident_,
         doc: e.doc.as_deref(),
         variants,
-        aliases: Vec::new(),
         policy: Policy::Error,
     };
-    for a in &e.aliases {
-        let Some(var) = info.variant_by_name(&a.variant.value) else { continue };
-        if codes.insert(a.code.value) {
-            info.aliases.push((a.code.value, var));
-        }
+    for v in &e.values {
+        let (Some(target), Some(at)) = (&v.folds_to, info.variant_by_name(&v.name.value)) else { continue };
+        info.variants[at].folds_to = info.variant_by_name(&target.value);
     }
     info.policy = match &e.unknown {
         UnknownPolicy::Error => Policy::Error,

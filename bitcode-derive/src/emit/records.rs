@@ -333,17 +333,23 @@ impl<'s> Cx<'s> {
         let slot_ids: Vec<Ident> = slots.iter().map(|s| s.ident.clone()).collect();
         let wrap: Vec<bool> = slots.iter().map(|s| s.wrapped).collect();
         let tail = has_extra.then(|| quote!(extra_operands: ops.finish(ctx)));
-        let full_range = |l: &Layout| l.versions.value.start == 0 && l.versions.value.end == u64::MAX;
+        let full_range = |l: &Layout| {
+            l.versions.value.start == 0 && l.versions.value.end == u64::MAX && l.operands.is_none()
+        };
+        let bound = |end: u64| match end {
+            u64::MAX => quote!(::core::primitive::u64::MAX),
+            end => Literal::u64_unsuffixed(end).into_token_stream(),
+        };
         let ranges: Vec<TokenStream> = r
             .layouts
             .iter()
             .map(|(l, _)| {
-                let a = Literal::u64_unsuffixed(l.versions.value.start);
-                let z = match l.versions.value.end {
-                    u64::MAX => quote!(::core::primitive::u64::MAX),
-                    end => Literal::u64_unsuffixed(end).into_token_stream(),
-                };
-                quote!((#a, #z))
+                let (a, z) = (Literal::u64_unsuffixed(l.versions.value.start), bound(l.versions.value.end));
+                let counts = l.operands.as_ref().map(|n| {
+                    let (lo, hi) = (Literal::u64_unsuffixed(n.value.start), bound(n.value.end));
+                    quote!(.with_operands(#lo, #hi))
+                });
+                quote!(#rt::layout::LayoutRange::new(#a, #z) #counts)
             })
             .collect();
         let bodies: Vec<TokenStream> = reads
@@ -414,16 +420,38 @@ impl<'s> Cx<'s> {
                 self.write_puts(&puts, scope)
             })
             .collect();
+        // A layout of an operand count is written for a value with just the fields it
+        // reads: each field some layouts lack is there exactly when this one reads it.
+        let fits = r.layouts.iter().zip(&reads).map(|((l, _), layout_reads)| {
+            if l.operands.is_none() {
+                return quote!(true);
+            }
+            let tests = slots.iter().zip(&bindings).enumerate().filter(|(_, (s, _))| s.partial).filter_map(
+                |(i, (slot, b))| match layout_reads.iter().find(|r| r.slot == Some(i)) {
+                    None => Some(quote!(#b.is_none())),
+                    Some(read)
+                        if slot.wrapped
+                            && matches!(read.field.presence, Presence::Required)
+                            && read.field.condition.is_none()
+                            && read.field.versions.is_none() =>
+                    {
+                        Some(quote!(#b.is_some()))
+                    }
+                    Some(_) => None,
+                },
+            );
+            quote!(true #(&& #tests)*)
+        });
         let encode_body = match (r.layouts.as_slice(), layout_puts.as_slice()) {
             ([], _) | (_, []) => TokenStream::new(),
             ([(l, _)], [body]) if full_range(l) => body.clone(),
-            ([_], [body]) => quote!(let _ = out.layout(ctx.version(), &[#(#ranges),*])?; #body),
+            ([_], [body]) => quote!(let _ = out.layout(ctx.version(), &[#(#ranges),*], &[true])?; #body),
             (_, [first @ .., last]) => {
                 let arms = first.iter().enumerate().map(|(i, body)| {
                     let i = Literal::usize_unsuffixed(i);
                     quote!(#i => { #body })
                 });
-                quote!(match out.layout(ctx.version(), &[#(#ranges),*])? { #(#arms,)* _ => { #last } })
+                quote!(match out.layout(ctx.version(), &[#(#ranges),*], &[#(#fits),*])? { #(#arms,)* _ => { #last } })
             }
         };
         let enc_lt = if lifetime { quote!('a) } else { quote!('static) };

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::model::*;
-use crate::model::{Alias, EnumValue, FlagField, Format, GroupVariant, Spanned, Strategy};
+use crate::model::{EnumValue, FlagField, Format, GroupVariant, Spanned, Strategy};
 
 fn sp<T>(value: T) -> Spanned<T> {
     Spanned::new(value, 0..0)
@@ -34,7 +34,8 @@ fn of(k: Kind) -> Box<Spanned<Kind>> {
     Box::new(sp(k))
 }
 
-fn enum_def(name: &str, unknown: UnknownPolicy, values: &[(&str, u64)], aliases: &[(u64, &str)]) -> Enum {
+/// An enum of `values`; `folds` pairs an obsolete value with the current one it folds to.
+fn enum_def(name: &str, unknown: UnknownPolicy, values: &[(&str, u64)], folds: &[(&str, &str)]) -> Enum {
     Enum {
         name: sp(name.into()),
         rust_name: names::upper_camel(name),
@@ -47,9 +48,9 @@ fn enum_def(name: &str, unknown: UnknownPolicy, values: &[(&str, u64)], aliases:
                 rust_name: names::upper_camel(n),
                 code: sp(c),
                 doc: None,
+                folds_to: folds.iter().find(|(old, _)| *old == n).map(|(_, to)| sp(to.to_string())),
             })
             .collect(),
-        aliases: aliases.iter().map(|&(c, v)| Alias { code: sp(c), variant: sp(v.into()) }).collect(),
     }
 }
 
@@ -84,7 +85,10 @@ fn layouts(name: &str, code: u32, layouts: Vec<(std::ops::Range<u64>, Vec<Field>
         rust_name: names::upper_camel(name),
         code: sp(code),
         doc: None,
-        layouts: layouts.into_iter().map(|(v, fields)| Layout { versions: sp(v), fields }).collect(),
+        layouts: layouts
+            .into_iter()
+            .map(|(v, fields)| Layout { versions: sp(v), operands: None, fields })
+            .collect(),
     }
 }
 
@@ -97,8 +101,8 @@ pub(super) fn demo() -> Schema {
     let mut linkage = enum_def(
         "Linkage",
         UnknownPolicy::Error,
-        &[("external", 0), ("weak_any", 16), ("appending", 2), ("internal", 3)],
-        &[(1, "weak_any"), (4, "weak_any"), (2, "internal"), (99, "nonexistent")],
+        &[("external", 0), ("weak_any", 16), ("appending", 2), ("internal", 3), ("weak_old", 1), ("odd", 4)],
+        &[("weak_old", "weak_any"), ("odd", "nonexistent")],
     );
     linkage.doc = Some("How a global value is linked.".into());
     let visibility = enum_def(
@@ -349,17 +353,18 @@ fn demo_parses_and_has_the_format_items() {
 }
 
 #[test]
-fn enums_map_values_aliases_and_unknown_codes() {
+fn enums_map_values_folds_and_unknown_codes() {
     let file = emit_file(&demo());
     let linkage = enumm(&file.items, "Linkage");
     let names: Vec<String> = linkage.variants.iter().map(|v| v.ident.to_string()).collect();
-    assert_eq!(names, ["External", "WeakAny", "Appending", "Internal"]);
+    assert_eq!(names, ["External", "WeakAny", "Appending", "Internal", "WeakOld", "Odd"]);
     let impls = impls_of(&file.items, "Linkage");
-    // aliases 1 and 4 fold into weak_any; alias 2 collides with appending's code and is
-    // skipped; an alias of a variant that does not exist is skipped.
-    assert!(impls.contains("16 | 1 | 4 => :: core :: option :: Option :: Some (Self :: WeakAny)"), "{impls}");
-    assert!(impls.contains("2 => :: core :: option :: Option :: Some (Self :: Appending)"));
-    assert!(!impls.contains("99"));
+    // An obsolete value keeps its own code and folds to the current one; a fold to a
+    // value that does not exist is left out.
+    assert!(impls.contains("16 => :: core :: option :: Option :: Some (Self :: WeakAny)"), "{impls}");
+    assert!(impls.contains("1 => :: core :: option :: Option :: Some (Self :: WeakOld)"), "{impls}");
+    assert!(impls.contains("Self :: WeakOld => 1"), "{impls}");
+    assert!(impls.contains("match self { Self :: WeakOld => Self :: WeakAny , other => other }"), "{impls}");
     assert!(impls.contains("_ => :: core :: option :: Option :: None"));
     assert!(impls.contains("const NAME : & 'static :: core :: primitive :: str = \"Linkage\""));
     assert!(impls.contains("Self :: WeakAny => \"weak_any\""));
@@ -657,7 +662,7 @@ fn layouts_union_their_fields_and_pick_by_version() {
     ];
     assert_eq!(got, want.map(|(a, b)| (a.to_string(), b.to_string())));
     let body = impls_of(m, "Globalvar");
-    assert!(body.contains("match ops . layout (ctx . version () , & [(0 , 2) , (2 , :: core :: primitive :: u64 :: MAX)]) ?"), "{body}");
+    assert!(body.contains("match ops . layout (ctx . version () , & [:: bitcode_schema_runtime :: layout :: LayoutRange :: new (0 , 2) , :: bitcode_schema_runtime :: layout :: LayoutRange :: new (2 , :: core :: primitive :: u64 :: MAX)]) ?"), "{body}");
     // layout 0 reads type, is_const, linkage, alignment; the strtab fields are None
     assert!(body.contains(
         "0 => { let v0 = ops . type_id (\"type\") ? ; let v1 = ops . boolean (\"is_const\") ? ; let v2 = ops . enumeration :: < super :: Linkage > (\"linkage\") ? ; let v3 = ops . align (\"alignment\") ? ; :: core :: result :: Result :: Ok (Self { r#type : v0 , is_const : v1 , linkage : v2 , alignment : v3 , strtab_offset : :: core :: option :: Option :: None , strtab_size : :: core :: option :: Option :: None , visibility : :: core :: option :: Option :: None , extra_operands : ops . finish (ctx) , }) }"
@@ -669,6 +674,38 @@ fn layouts_union_their_fields_and_pick_by_version() {
     assert!(body.contains("strtab_offset : :: core :: option :: Option :: Some (v4)"));
     assert!(body.contains("alignment : :: core :: option :: Option :: None"));
     assert!(body.contains("visibility : v6"));
+}
+
+#[test]
+fn a_layout_of_an_operand_count_is_read_by_count_and_written_for_its_fields() {
+    let mut schema = demo();
+    let mut rec = layouts(
+        "TEMPLATE",
+        40,
+        vec![
+            (
+                0..u64::MAX,
+                vec![field("tag", Kind::Bool), field("is_default", Kind::Bool), field("value", Kind::Type)],
+            ),
+            (0..u64::MAX, vec![field("tag", Kind::Bool), field("value", Kind::Type)]),
+        ],
+    );
+    rec.layouts[1].operands = Some(sp(2..3));
+    schema.blocks[0].records.push(rec);
+    let file = emit_file(&schema);
+    let body = impls_of(module(&file, "module_block"), "Template");
+    let l = ":: bitcode_schema_runtime :: layout :: LayoutRange :: new";
+    let ranges = format!(
+        "& [{l} (0 , :: core :: primitive :: u64 :: MAX) , {l} (0 , :: core :: primitive :: u64 :: MAX) . with_operands (2 , 3)]"
+    );
+    assert!(body.contains(&format!("match ops . layout (ctx . version () , {ranges}) ?")), "{body}");
+    // the short form is written when the value lacks is_default, the only field it omits
+    assert!(
+        body.contains(&format!(
+            "match out . layout (ctx . version () , {ranges} , & [true , true && field1 . is_none ()]) ?"
+        )),
+        "{body}"
+    );
 }
 
 #[test]
@@ -764,8 +801,8 @@ fn schema_docs_become_doc_attributes() {
     let file = emit_file(&demo());
     let linkage = enumm(&file.items, "Linkage");
     assert_eq!(s(&linkage.attrs[0]), "# [doc = \"How a global value is linked.\"]");
-    let weak = &linkage.variants[1];
-    assert!(s(&weak.attrs[0]).contains("obsolete code(s) 1, 4"), "{}", s(&weak.attrs[0]));
+    let weak_old = &linkage.variants[4];
+    assert!(s(&weak_old.attrs[0]).contains("LLVM reads it as `weak_any`"), "{}", s(&weak_old.attrs[0]));
     let name = find_item(&file.items, "FORMAT_NAME");
     assert!(s(name[0]).contains("A made-up format."));
 }
@@ -796,12 +833,14 @@ fn broken() -> Schema {
         rust_name: "Unknown".into(),
         code: sp(5),
         doc: None,
+        folds_to: None,
     });
     schema.enums[2].values.push(EnumValue {
         name: sp("again".into()),
         rust_name: "Again".into(),
         code: sp(0),
         doc: None,
+        folds_to: None,
     });
     schema.flags[0].fields.push(flag("wide", 60..70, None));
     schema.flags[0].fields.push(flag("backwards", std::ops::Range { start: 9, end: 3 }, None));
@@ -888,7 +927,7 @@ fn a_broken_model_still_emits_parseable_code() {
     let body = impls_of(m, "Mismatch");
     assert!(body.contains("_ => { let _r0 = ops . uint :: < :: core :: primitive :: u8 > (\"a\") ? ; let v1 = ops . boolean (\"b\") ? ;"), "{body}");
     let partial = impls_of(m, "Partial");
-    assert!(partial.contains("let _ = ops . layout (ctx . version () , & [(5 , 9)]) ? ;"), "{partial}");
+    assert!(partial.contains("let _ = ops . layout (ctx . version () , & [:: bitcode_schema_runtime :: layout :: LayoutRange :: new (5 , 9)]) ? ;"), "{partial}");
     assert!(!partial.contains("match"));
     assert!(impls_of(m, "Nolayout").contains("Ok (Self { extra_operands : ops . finish (ctx) , })"));
     let any = enumm(&file.items, "AnyRecord");

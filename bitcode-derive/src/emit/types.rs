@@ -18,14 +18,15 @@ impl<'s> Cx<'s> {
         let (opt, sm, nn) = (option(), some(), none());
 
         let variants = e.variants.iter().enumerate().map(|(i, v)| {
-            let aliases: Vec<String> =
-                e.aliases.iter().filter(|(_, var)| *var == i).map(|(c, _)| c.to_string()).collect();
             let mut text = match v.doc {
                 Some(d) if !d.trim().is_empty() => d.to_string(),
                 _ => format!("`{}` (code {}).", v.name, v.code),
             };
-            if !aliases.is_empty() {
-                text.push_str(&format!("\n\nAlso decoded from the obsolete code(s) {}.", aliases.join(", ")));
+            if let Some(current) = v.folds_to.and_then(|t| e.variants.get(t)) {
+                text.push_str(&format!(
+                    "\n\nObsolete: LLVM reads it as `{}`; `folded()` gives that.",
+                    current.name
+                ));
             }
             if e.policy == Policy::Default(i) {
                 text.push_str("\n\nAlso decoded from every code the schema does not name.");
@@ -45,6 +46,11 @@ impl<'s> Cx<'s> {
             let (vid, n) = (&v.ident, str_lit(v.name));
             quote!(Self::#vid => #n)
         });
+        let fold_arms = e.variants.iter().filter_map(|v| {
+            let current = &e.variants.get(v.folds_to?)?.ident;
+            let vid = &v.ident;
+            Some(quote!(Self::#vid => Self::#current))
+        });
         let (code_unknown, name_unknown) = if keep {
             (quote!(Self::Unknown(code) => code,), quote!(Self::Unknown(_) => "unknown",))
         } else {
@@ -59,13 +65,8 @@ impl<'s> Cx<'s> {
             (false, _) => quote!(f.write_str(self.name())),
         };
 
-        // from_code: each value's code, then aliases (distinct codes), then the policy.
+        // from_code: each value's code, then the policy.
         let mut arms: Vec<(Vec<u64>, &Ident)> = e.variants.iter().map(|v| (vec![v.code], &v.ident)).collect();
-        for (code, var) in &e.aliases {
-            if let Some(arm) = arms.get_mut(*var) {
-                arm.0.push(*code);
-            }
-        }
         // The default variant's own codes go to the fallback arm, which gives it anyway.
         if let Policy::Default(i) = e.policy {
             if i < arms.len() {
@@ -119,6 +120,13 @@ impl<'s> Cx<'s> {
                 /// schema does not name).
                 pub const fn name(self) -> #s {
                     match self { #(#name_arms,)* #name_unknown }
+                }
+
+                /// The value as LLVM's reader takes it: an obsolete value gives the
+                /// current one it stands for, every other value itself.
+                #[allow(clippy::match_single_binding)]
+                pub const fn folded(self) -> Self {
+                    match self { #(#fold_arms,)* other => other }
                 }
             }
 

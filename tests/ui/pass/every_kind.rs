@@ -106,7 +106,7 @@ fn main() {
     assert_eq!(every_kind::strategy(body_block::ID), Strategy::Lazy);
     assert_eq!(every_kind::block_name(8), Some(header_block::NAME));
     assert_eq!(every_kind::record_name(9, body_block::WordList::CODE), Some("WORDS"));
-    assert_eq!(Color::try_from(2), Ok(Color::Green));
+    assert_eq!(Color::try_from(2).map(Color::folded), Ok(Color::Green));
     assert_eq!((Color::Blue.code(), Color::Blue.name()), (7, "blue"));
     assert_eq!(Shape::try_from(9), Ok(Shape::Unknown(9)));
     assert_eq!(Mode::try_from(9), Ok(Mode::Normal));
