@@ -11,6 +11,7 @@
 pub mod diagnostics;
 pub mod llvm;
 pub mod remarks;
+pub mod rewrite;
 
 pub use bitcode_schema_derive::schema;
 pub use bitcode_schema_runtime as runtime;

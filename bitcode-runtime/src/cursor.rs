@@ -271,6 +271,9 @@ pub struct Cursor<'a> {
     /// Whether block length words are held to where blocks really end (see
     /// [`Cursor::check_block_lengths`]).
     strict_lengths: bool,
+    /// The abbreviation definitions read and not yet taken, when they are kept (see
+    /// [`Cursor::keep_definitions`]).
+    definitions: Option<Vec<Abbrev>>,
 }
 
 impl Clone for Cursor<'_> {
@@ -291,6 +294,7 @@ impl Clone for Cursor<'_> {
             limits: self.limits,
             records: self.records,
             strict_lengths: self.strict_lengths,
+            definitions: self.definitions.as_ref().map(|_| Vec::new()),
         }
     }
 }
@@ -315,7 +319,21 @@ impl<'a> Cursor<'a> {
             limits: Limits::default(),
             records: 0,
             strict_lengths: false,
+            definitions: None,
         }
+    }
+
+    /// From now on, keeps each DEFINE_ABBREV the cursor reads (applied as always) for
+    /// [`Cursor::take_definitions`]: for writers that give a stream back as it was written.
+    pub fn keep_definitions(&mut self) {
+        self.definitions.get_or_insert_with(Vec::new);
+    }
+
+    /// The abbreviation definitions read since the last call, in stream order: right after
+    /// [`Cursor::next_entry`], those written before the entry it returned. Always empty
+    /// without [`Cursor::keep_definitions`].
+    pub fn take_definitions(&mut self) -> Vec<Abbrev> {
+        self.definitions.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// Sets how deep blocks may nest before the cursor reports [`ErrorKind::TooDeep`].
@@ -561,6 +579,9 @@ impl<'a> Cursor<'a> {
                 max as u64,
                 start,
             ));
+        }
+        if let Some(kept) = self.definitions.as_mut() {
+            kept.push(abbrev.clone());
         }
         if let Some(builder) = self.blockinfo_builder.as_mut() {
             if !builder.add_abbrev(abbrev) {

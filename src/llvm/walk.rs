@@ -419,6 +419,18 @@ impl<'a> Walker<'a> {
         Ok(())
     }
 
+    /// Keeps the abbreviation definitions the walk reads, for [`Walker::take_definitions`]
+    /// (see [`Cursor::keep_definitions`]).
+    pub fn keep_definitions(&mut self) {
+        self.cursor.keep_definitions();
+    }
+
+    /// The abbreviation definitions read since the last call: after an event, those
+    /// written before it (see [`Cursor::take_definitions`]).
+    pub fn take_definitions(&mut self) -> Vec<bitcode_schema_runtime::Abbrev> {
+        self.cursor.take_definitions()
+    }
+
     /// The cursor underneath (position, block path, BLOCKINFO names).
     pub fn cursor(&self) -> &Cursor<'a> {
         &self.cursor

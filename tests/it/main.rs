@@ -29,6 +29,7 @@ mod malformed;
 mod mutants;
 mod oracle;
 mod remarks;
+mod rewrite;
 mod schema_every_kind;
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -73,6 +74,7 @@ const TESTS: &[Test] = &[
     test!(fuzz_smoke::diagnostics_remarks_survive_corpus_mutants, needs: [SHARED]),
     test!(fuzz_smoke::writer_roundtrip_holds_for_programs_from_corpus_bytes, needs: [SHARED]),
     test!(fuzz_smoke::typed_roundtrip_holds_for_random_programs, needs: []),
+    test!(rewrite::every_corpus_file_rewrites_byte_identical_from_typed_records, needs: [SHARED]),
     test!(fuzz_smoke::fuzz_regressions_stay_fixed, needs: []),
     test!(hostile::every_corpus_file_survives_truncations_and_bit_flips, needs: [SHARED]),
     test!(llvm_codes::header_parser_reads_every_enum_form, needs: []),
