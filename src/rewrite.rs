@@ -30,6 +30,7 @@ use crate::{diagnostics, remarks};
 /// What a rewrite wrote, and how.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RewriteStats {
     /// Bitstreams rewritten (one per file, or per embedded section of an object).
     pub streams: u64,
@@ -52,6 +53,21 @@ impl RewriteStats {
     /// How many records were written raw.
     pub fn raw_count(&self) -> u64 {
         self.raw.values().sum()
+    }
+
+    /// The one-line summary:
+    /// `streams=S blocks=B definitions=D records=N typed=T blockinfo=I raw=R`.
+    pub fn summary(&self) -> String {
+        format!(
+            "streams={} blocks={} definitions={} records={} typed={} blockinfo={} raw={}",
+            self.streams,
+            self.blocks,
+            self.definitions,
+            self.records,
+            self.typed,
+            self.blockinfo,
+            self.raw_count()
+        )
     }
 }
 

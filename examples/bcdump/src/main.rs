@@ -11,6 +11,8 @@
 //! bcdump --diagnostics FILE.dia   clang's serialized diagnostics as clang prints them
 //! bcdump --remarks FILE  optimization remarks as YAML (FILE: a remarks file, or the object
 //!                        whose remarks section names one)
+//! bcdump --rewrite FILE -o OUT   decode every record typed, encode it back, write OUT (the
+//!                        same bytes when the schema loses nothing); prints what was written
 //! ```
 //!
 //! A regular FILE is mapped into memory rather than read (as LLVM's tools do); `-` reads
@@ -19,8 +21,8 @@
 //! llvm-nm does. `--json` makes the typed dump, `--stats` and `--check` print JSON.
 //!
 //! Exit status: 0; 1 when a file is malformed or `--check` finds problems; 2 when a file
-//! cannot be read, is not what the mode reads, or the command line is wrong; the worst
-//! over all files.
+//! cannot be read (or --rewrite's OUT written), is not what the mode reads, or the command
+//! line is wrong; the worst over all files.
 //!
 //! Errors go to standard error as `bcdump: FILE: error: MESSAGE`, FILE being the input as
 //! given (`<stdin>` for `-`, `<sample hello.bc>` for the bundled sample), or the file the
@@ -31,6 +33,7 @@
 
 mod dump;
 mod identify;
+mod rewrite;
 mod stats;
 mod symbols;
 mod trace;
@@ -76,6 +79,16 @@ struct Args {
     /// remarks file.
     #[arg(long, group = "mode")]
     remarks: bool,
+    /// Rewrite FILE into OUT (`-o`): every record decoded into its typed value, encoded
+    /// back through the schema's generated encoder and written with the abbreviation it was
+    /// read with (records no schema types are written raw). Prints the counts
+    /// (`streams= blocks= definitions= records= typed= blockinfo= raw=`, then the raw
+    /// records by kind; JSON with --json), on standard error when OUT is `-`.
+    #[arg(long, group = "mode", requires = "output")]
+    rewrite: bool,
+    /// Where --rewrite writes (`-`: standard output).
+    #[arg(short, long, value_name = "OUT", requires = "rewrite")]
+    output: Option<PathBuf>,
     /// Print JSON: the typed dump as one object per record (block, record, fields),
     /// `--stats` and `--check` as one summary object.
     #[arg(long)]
@@ -93,7 +106,13 @@ struct Args {
 impl Args {
     /// True for the default mode, the dump.
     fn is_dump(&self) -> bool {
-        !(self.trace || self.stats || self.check || self.symbols || self.diagnostics || self.remarks)
+        !(self.trace
+            || self.stats
+            || self.check
+            || self.symbols
+            || self.diagnostics
+            || self.remarks
+            || self.rewrite)
     }
 
     /// The mode that reads only some kinds of file, if one was asked for.
@@ -202,6 +221,10 @@ const UNREADABLE: u8 = 2;
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if args.rewrite && args.files.len() > 1 {
+        eprintln!("bcdump: error: --rewrite reads one FILE and writes it to OUT");
+        return ExitCode::from(UNREADABLE);
+    }
     let sources: Vec<Source> = match args.files.as_slice() {
         [] if io::stdin().is_terminal() => vec![Source::Sample],
         // No FILE and standard input is a pipe or a file: that is the input. An empty one
@@ -282,6 +305,8 @@ fn one(args: &Args, source: &Source, parallel: bool, out: &mut impl Write) -> io
         remarks::load(source.path(), &bytes)
             .map_err(Failure::Remarks)
             .and_then(|r| remarks::write_yaml(&r, out).map_err(Failure::Output))
+    } else if let (true, Some(output)) = (args.rewrite, &args.output) {
+        rewrite::run(&bytes, output, args.json, out)
     } else {
         run(args, &name, &bytes, parallel, out)
     };
@@ -289,6 +314,10 @@ fn one(args: &Args, source: &Source, parallel: bool, out: &mut impl Write) -> io
         Ok(()) => Ok(OK),
         Err(Failure::Output(e)) => Err(e),
         Err(Failure::Check) => Ok(PROBLEMS),
+        Err(e @ Failure::WriteFile(..)) => {
+            print_error(&name, &e);
+            Ok(UNREADABLE)
+        }
         Err(Failure::Remarks(remarks::Error::InFile { file, error })) => {
             // Named by the file the error is in (the remarks file an object names).
             print_error(&file.display().to_string(), error.innermost());
@@ -362,6 +391,8 @@ pub enum Failure {
     Input(bitcode_schema::Error),
     /// Writing the output failed.
     Output(io::Error),
+    /// --rewrite could not write its output file.
+    WriteFile(PathBuf, io::Error),
     /// `--check` found unknown records or records that do not decode (already reported).
     Check,
     /// Remarks could not be read (a malformed stream, no string table, a missing remarks
@@ -386,6 +417,7 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::Input(e) => write!(f, "{e}"),
             Failure::Output(e) => write!(f, "writing output: {e}"),
+            Failure::WriteFile(path, e) => write!(f, "cannot write {}: {e}", path.display()),
             Failure::Check => write!(f, "some records are unknown or do not decode"),
             Failure::Remarks(e) => write!(f, "{e}"),
         }

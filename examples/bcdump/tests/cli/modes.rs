@@ -233,3 +233,51 @@ fn typed_json_lines_name_block_and_record() {
     let producer = r#"{"block":"IDENTIFICATION_BLOCK","block_id":13,"record":"STRING","code":1,"fields":{"producer":"LLVM14.0.6"}}"#;
     assert!(text.lines().any(|l| l == producer), "{text}");
 }
+
+#[test]
+fn rewrite_writes_the_file_back_and_counts_what_it_typed() {
+    let dir = std::env::temp_dir().join(format!("bcdump-rewrite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut inputs = vec![sample()];
+    inputs.extend(corpus("clang14__atomics__O2.bc"));
+    for input in inputs {
+        let out_path = dir.join("out.bc");
+        let run =
+            Command::new(bcdump()).arg("--rewrite").arg(&input).arg("-o").arg(&out_path).output().unwrap();
+        assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+        assert_eq!(std::fs::read(&out_path).unwrap(), std::fs::read(&input).unwrap(), "{}", input.display());
+        let summary = String::from_utf8(run.stdout).unwrap();
+        let count = |key: &str| -> u64 {
+            let field = summary
+                .split_whitespace()
+                .find_map(|f| f.strip_prefix(key))
+                .unwrap_or_else(|| panic!("{summary}"));
+            field.parse().unwrap()
+        };
+        assert!(count("typed=") > 50, "{summary}");
+        assert_eq!(count("records="), count("typed=") + count("blockinfo=") + count("raw="), "{summary}");
+        assert_eq!(count("raw="), 0, "{summary}");
+        // To standard output: the bytes there, the counts (as JSON here) on standard error.
+        let piped =
+            Command::new(bcdump()).args(["--rewrite", "--json", "-o", "-"]).arg(&input).output().unwrap();
+        assert_eq!(piped.stdout, std::fs::read(&input).unwrap());
+        let stats: serde_json::Value = serde_json::from_slice(&piped.stderr).unwrap();
+        assert_eq!(stats["typed"].as_u64(), Some(count("typed=")));
+    }
+    let no_output = Command::new(bcdump()).arg("--rewrite").arg(sample()).output().unwrap();
+    assert_eq!(no_output.status.code(), Some(2));
+    let bad = Command::new(bcdump())
+        .arg("--rewrite")
+        .arg(sample())
+        .arg("-o")
+        .arg(dir.join("no/such/dir"))
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("cannot write"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
