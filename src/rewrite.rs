@@ -44,6 +44,10 @@ pub struct RewriteStats {
     pub typed: u64,
     /// Records of BLOCKINFO blocks (SETBID, names), which are the bitstream's, not a schema's.
     pub blockinfo: u64,
+    /// Records an edit changed (see [`rewrite_edited`]), written from their new value.
+    pub edited: u64,
+    /// SYMTAB blocks left out because an edit made them stale (see [`rewrite_edited`]).
+    pub dropped_symtabs: u64,
     /// Records written from their raw operands, by `BLOCK/RECORD: why`: no schema types
     /// them, or their typed value gives other operands back.
     pub raw: BTreeMap<String, u64>,
@@ -56,17 +60,22 @@ impl RewriteStats {
     }
 
     /// The one-line summary:
-    /// `streams=S blocks=B definitions=D records=N typed=T blockinfo=I raw=R`.
+    /// `streams=S blocks=B definitions=D records=N typed=T blockinfo=I raw=R`, then
+    /// `edited=E dropped_symtabs=Y` after edits.
     pub fn summary(&self) -> String {
         format!(
-            "streams={} blocks={} definitions={} records={} typed={} blockinfo={} raw={}",
+            "streams={} blocks={} definitions={} records={} typed={} blockinfo={} raw={}{}",
             self.streams,
             self.blocks,
             self.definitions,
             self.records,
             self.typed,
             self.blockinfo,
-            self.raw_count()
+            self.raw_count(),
+            match (self.edited, self.dropped_symtabs) {
+                (0, 0) => String::new(),
+                (e, d) => format!(" edited={e} dropped_symtabs={d}"),
+            }
         )
     }
 }
@@ -91,6 +100,32 @@ pub struct Rewritten {
 /// length as the original where the container fixes that length (an object's section, a
 /// compressed section).
 pub fn rewrite(file: &[u8]) -> Result<Rewritten> {
+    rewrite_edited(file, |_| false)
+}
+
+/// An edit of an LLVM IR record: it gets each record's typed value (of the module's and
+/// every other block but BLOCKINFO, in stream order) and returns whether it changed it.
+pub trait Edit: for<'a> FnMut(&mut ir::AnyRecord<'a>) -> bool {}
+
+impl<F: for<'a> FnMut(&mut ir::AnyRecord<'a>) -> bool> Edit for F {}
+
+/// [`rewrite`], with `edit` offered every typed LLVM IR record first: a record it changes
+/// is written from its new value (with its abbreviation when the value still fits it,
+/// else unabbreviated), the rest as in [`rewrite`]. An edit that changes a module makes its
+/// SYMTAB block (the linker's symbol table, which caches linkage and visibility) stale:
+/// it is left out, and LLVM's tools rebuild it from the module, as for a file without one.
+///
+/// Changing a value's linkage or visibility keeps the record's length, so the bit offsets
+/// the module keeps (VSTOFFSET, the function entries of its value symbol table) stay right.
+/// A ThinLTO summary in the module (GLOBALVAL_SUMMARY_BLOCK, which rustc writes) is kept as
+/// it was: its flags still give the old linkage.
+///
+/// # Errors
+///
+/// As [`rewrite`]; also when an edited record is encoded to another length in a module
+/// that records bit offsets (which would then point elsewhere), or the edit gives a value
+/// that cannot be encoded.
+pub fn rewrite_edited(file: &[u8], mut edit: impl Edit) -> Result<Rewritten> {
     let input = Input::parse(file)?;
     let mut bytes = file.to_vec();
     let mut stats = RewriteStats::default();
@@ -99,7 +134,7 @@ pub fn rewrite(file: &[u8]) -> Result<Rewritten> {
     // to be spliced.
     streams.sort_by_key(|s| std::cmp::Reverse(s.file_offset()));
     for stream in streams {
-        let written = rewrite_stream(&stream, &mut stats)?;
+        let written = rewrite_stream_edited(&stream, &mut stats, &mut edit)?;
         splice(&mut bytes, &stream, &written, input.is_native_object())?;
         stats.streams += 1;
     }
@@ -108,9 +143,18 @@ pub fn rewrite(file: &[u8]) -> Result<Rewritten> {
 
 /// Rewrites one bitstream; gives its bytes, magic included.
 pub fn rewrite_stream(stream: &Bitstream<'_>, stats: &mut RewriteStats) -> Result<Vec<u8>> {
-    let mut out = Replay { w: StreamWriter::new(stream.magic().bytes()), stats };
+    rewrite_stream_edited(stream, stats, &mut |_: &mut ir::AnyRecord<'_>| false)
+}
+
+/// [`rewrite_stream`] with an edit of its LLVM IR records (see [`rewrite_edited`]).
+pub fn rewrite_stream_edited(
+    stream: &Bitstream<'_>,
+    stats: &mut RewriteStats,
+    edit: &mut dyn Edit,
+) -> Result<Vec<u8>> {
+    let mut out = Replay { w: StreamWriter::new(stream.magic().bytes()), stats, moved_at: None };
     match stream.magic() {
-        Magic::LlvmIr => rewrite_llvm(stream, &mut out)?,
+        Magic::LlvmIr => rewrite_llvm(stream, &mut out, edit)?,
         magic if magic.bytes() == diagnostics::schema::MAGIC => {
             let mut ctx = bitcode_schema_runtime::decode::BasicContext::new();
             rewrite_with(stream.cursor(), &mut out, |block, record| {
@@ -132,29 +176,88 @@ pub fn rewrite_stream(stream: &Bitstream<'_>, stats: &mut RewriteStats) -> Resul
 
 /// An LLVM IR stream, with the value numbering the walker keeps (relative value ids are
 /// encoded against it, as they were decoded).
-fn rewrite_llvm(stream: &Bitstream<'_>, out: &mut Replay<'_>) -> Result<()> {
+fn rewrite_llvm(stream: &Bitstream<'_>, out: &mut Replay<'_>, edit: &mut dyn Edit) -> Result<()> {
     let mut walker = Walker::new(stream);
     walker.keep_definitions();
+    // Whether an edit changed a record; the depth of a stale SYMTAB block being left out;
+    // the depth of the module block, inside which entries must stay where they were when
+    // the module records bit offsets (VSTOFFSET).
+    let (mut edited, mut dropping, mut module) = (false, None::<usize>, None::<usize>);
+    let (mut depth, mut offsets_recorded) = (0usize, false);
     loop {
-        let step = match walker.next_event()? {
+        let (step, at) = match walker.next_event()? {
             None => break,
-            Some(WalkerEvent::Block(header)) => Step::Block(header),
-            Some(WalkerEvent::EndBlock(_)) => Step::End,
+            Some(WalkerEvent::Block(header)) => {
+                depth += 1;
+                if header.id == ir::module_block::ID && module.is_none() {
+                    module = Some(depth);
+                }
+                if edited && header.id == ir::symtab_block::ID && dropping.is_none() {
+                    dropping = Some(depth);
+                    out.stats.dropped_symtabs += 1;
+                }
+                (Step::Block(header), Some(header.bit_offset))
+            }
+            Some(WalkerEvent::EndBlock(_)) => {
+                depth = depth.saturating_sub(1);
+                if module.is_some_and(|d| depth < d) {
+                    module = None;
+                }
+                if dropping.is_some_and(|d| depth < d) {
+                    dropping = None;
+                    walker.take_definitions();
+                    continue;
+                }
+                (Step::End, None)
+            }
             // A walker made with `Walker::new` reads every block itself.
             Some(WalkerEvent::Deferred { header, .. }) => {
                 let msg = format!("block {} was handed out instead of read", header.id);
                 return Err(Error::new(ErrorKind::Write(msg), header.bit_offset));
             }
             Some(WalkerEvent::Record { block, record, ctx }) => {
-                let typed = (block != BLOCKINFO).then(|| {
-                    let value = ir::decode_record(block, &record, ctx).ok()?;
-                    (!value.is_unknown()).then(|| value.encode_with_len(&*ctx, record.ops.len()))
-                });
-                Step::record(block, &record, typed.flatten())
+                if block == ir::module_block::ID && record.code == ir::module_block::Vstoffset::CODE {
+                    offsets_recorded = true;
+                }
+                let step = if block == BLOCKINFO {
+                    Step::record(block, &record, None)
+                } else {
+                    match ir::decode_record(block, &record, ctx) {
+                        Ok(mut value) if !value.is_unknown() => {
+                            if edit(&mut value) {
+                                edited = true;
+                                out.stats.edited += 1;
+                                let encoded = value.encode_with_len(&*ctx, record.ops.len())?;
+                                Step::Edited { encoded, abbrev_id: record.abbrev_id }
+                            } else {
+                                let encoded = value.encode_with_len(&*ctx, record.ops.len());
+                                Step::record(block, &record, Some(encoded))
+                            }
+                        }
+                        _ => Step::record(block, &record, None),
+                    }
+                };
+                (step, Some(record.bit_offset))
             }
         };
-        out.definitions(walker.take_definitions())?;
+        let definitions = walker.take_definitions();
+        if dropping.is_some() {
+            continue;
+        }
+        out.definitions(definitions)?;
+        // An entry of the module (its own block included) written elsewhere than it was.
+        if let (Some(_), Some(at), None) = (module, at, out.moved_at) {
+            if out.w.position() != at {
+                out.moved_at = Some(at);
+            }
+        }
         out.step(step, |b, c| ir::record_name(b, c).or_else(|| ir::block_name(b)))?;
+    }
+    if let (true, Some(at)) = (offsets_recorded, out.moved_at) {
+        let msg = "an edited record changed length, which moves the blocks that the module's \
+                   VSTOFFSET and function entries point at"
+            .to_string();
+        return Err(Error::new(ErrorKind::Write(msg), at));
     }
     Ok(())
 }
@@ -196,6 +299,11 @@ enum Step<'a> {
     End,
     /// A record written from its typed value's encoding.
     Typed {
+        encoded: EncodedRecord<'a>,
+        abbrev_id: u32,
+    },
+    /// A record an edit changed, written from its new value.
+    Edited {
         encoded: EncodedRecord<'a>,
         abbrev_id: u32,
     },
@@ -260,6 +368,9 @@ fn gives_back(encoded: &EncodedRecord<'_>, record: &Record<'_, '_>) -> bool {
 struct Replay<'s> {
     w: StreamWriter,
     stats: &'s mut RewriteStats,
+    /// The first entry of a module found at another bit offset than in the input (after
+    /// an edited record that changed length).
+    moved_at: Option<u64>,
 }
 
 impl Replay<'_> {
@@ -283,6 +394,19 @@ impl Replay<'_> {
                 self.stats.records += 1;
                 self.stats.typed += 1;
                 self.w.record(&encoded, (abbrev_id != UNABBREVIATED).then_some(abbrev_id))
+            }
+            Step::Edited { encoded, abbrev_id } => {
+                self.stats.records += 1;
+                self.stats.typed += 1;
+                // The new value may no longer fit the abbreviation (a literal, a width);
+                // the writer checks before it writes a bit.
+                let abbreviated =
+                    abbrev_id != UNABBREVIATED && self.w.record(&encoded, Some(abbrev_id)).is_ok();
+                if abbreviated {
+                    Ok(())
+                } else {
+                    self.w.record(&encoded, None)
+                }
             }
             Step::Raw { block, code, abbrev_id, ops, blob, why } => {
                 self.stats.records += 1;

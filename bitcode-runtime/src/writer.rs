@@ -180,6 +180,11 @@ impl StreamWriter {
         StreamWriter { bits, scopes: Vec::new(), blockinfo: BTreeMap::new() }
     }
 
+    /// Bits written so far, the magic included (a reader's bit offsets count the same way).
+    pub fn position(&self) -> u64 {
+        self.bits.position()
+    }
+
     /// An LLVM IR bitcode stream ('BC' 0xC0DE).
     pub fn llvm_ir() -> Self {
         Self::new(Magic::LlvmIr.bytes())

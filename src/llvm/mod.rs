@@ -14,7 +14,7 @@ pub use check::{check_stream, check_stream_parallel, CheckReport};
 pub use context::LlvmContext;
 pub use metadata_strings::{check_metadata_strings, metadata_strings};
 pub use numbering::ValueNumbering;
-pub use symbols::{display_bytes, module_symbols, Symbol, SymbolKind};
+pub use symbols::{display_bytes, module_symbols, module_values, Symbol, SymbolKind};
 pub use walk::{for_each_record, Walker, WalkerEvent};
 
 /// LLVM IR block ids (LLVMBitCodes.h `BlockIDs`).

@@ -133,6 +133,18 @@ struct ModuleState<'a> {
 /// module of a multi-module file (`llvm-cat`, `llvm-cat -b`) is named by its own string
 /// table: the first top-level STRTAB block after it, as LLVM's reader pairs them.
 pub fn module_symbols<'a>(stream: &Bitstream<'a>) -> Result<Vec<Vec<Symbol<'a>>>> {
+    Ok(read_modules(stream)?.into_iter().map(|m| sorted(m.named())).collect())
+}
+
+/// The global values of every module in `stream` as [`module_symbols`] gives them, but in
+/// value order (the order of their records: the module-level value ids 0, 1, ...), as
+/// code that edits or numbers the records needs them.
+pub fn module_values<'a>(stream: &Bitstream<'a>) -> Result<Vec<Vec<Symbol<'a>>>> {
+    Ok(read_modules(stream)?.into_iter().map(ModuleState::named).collect())
+}
+
+/// Every module's global values as their records give them, names not yet given.
+fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<ModuleState<'a>>> {
     // A cursor rather than a `Walker`: the records read here need the module's version
     // and nothing else of the value numbering.
     let mut cursor = stream.cursor();
@@ -214,7 +226,7 @@ pub fn module_symbols<'a>(stream: &Bitstream<'a>) -> Result<Vec<Vec<Symbol<'a>>>
         // A decoder's error names its record's blocks itself.
         decoded?;
     }
-    Ok(modules.into_iter().map(ModuleState::finish).collect())
+    Ok(modules)
 }
 
 /// DLL storage as LLVM's reader leaves it: the record's, or where it has none, what the
@@ -361,10 +373,10 @@ impl<'a> ModuleState<'a> {
         index.and_then(|i| self.sections.get(i as usize).cloned())
     }
 
-    /// Names every value, numbers the unnamed ones and sorts them as `ll-symbols` does.
+    /// The values in value order, each named (the unnamed ones by their slot numbers).
     // In place: the values of a large module take a megabyte, and every fresh copy of them
     // was as many page faults as pages.
-    fn finish(self) -> Vec<Symbol<'a>> {
+    fn named(self) -> Vec<Symbol<'a>> {
         let ModuleState { mut values, strtab_names, vst_names, strtab, .. } = self;
         // The first name the value symbol table gives each value.
         let mut vst: std::collections::HashMap<u64, Bytes<'a>> = std::collections::HashMap::new();
@@ -391,6 +403,13 @@ impl<'a> ModuleState<'a> {
                 slot += 1;
             }
         }
+        values
+    }
+}
+
+/// `values` sorted as `ll-symbols` sorts them.
+fn sorted(mut values: Vec<Symbol<'_>>) -> Vec<Symbol<'_>> {
+    {
         // Sorted by kind and shown name. The kinds' derived order is their spellings'
         // (alphabetical), and a UTF-8 name is shown as it is, so its bytes sort as its text;
         // only a name that is not UTF-8 is escaped into a string of its own. The keys
@@ -416,8 +435,8 @@ impl<'a> ModuleState<'a> {
         keyed.sort_unstable();
         let mut order: Vec<usize> = keyed.into_iter().map(|(_, _, _, i)| i).collect();
         apply_order(&mut values, &mut order);
-        values
     }
+    values
 }
 
 /// The first sixteen bytes of `bytes` as a big-endian number, zero-padded: ordered as the
@@ -512,7 +531,7 @@ mod tests {
         let mut values: Vec<Symbol<'_>> = names.iter().map(|_| external(SymbolKind::Global)).collect();
         values[5] = external(SymbolKind::Function);
         let module = named_by_vst(values, &names);
-        let shown: Vec<String> = module.finish().iter().map(Symbol::display_name).collect();
+        let shown: Vec<String> = sorted(module.named()).iter().map(Symbol::display_name).collect();
         // As bytes, 0xff would come last.
         assert_eq!(shown, ["z", "\\FF", "a", "a\\", "b", "\u{3bb}"]);
     }
@@ -532,7 +551,7 @@ mod tests {
         ];
         let values = names.iter().map(|_| external(SymbolKind::Global)).collect();
         let module = named_by_vst(values, &names);
-        let sorted: Vec<Vec<u8>> = module.finish().iter().map(|s| s.name.to_vec()).collect();
+        let sorted: Vec<Vec<u8>> = sorted(module.named()).iter().map(|s| s.name.to_vec()).collect();
         let mut expected: Vec<Vec<u8>> = names.iter().map(|n| n.to_vec()).collect();
         expected.sort();
         assert_eq!(sorted, expected);

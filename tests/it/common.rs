@@ -117,12 +117,18 @@ pub const MULTI_MODULE_CORPUS: &[(&str, &[&str])] = &[(
 /// The bcdump binary (package `bcdump`, examples/bcdump) that `cargo test` at the root built
 /// into target/<profile>/ beside this test's profile directory.
 pub fn bcdump() -> PathBuf {
+    workspace_binary("bcdump")
+}
+
+/// A binary of the workspace (bcdump, set-linkage) that `cargo test` at the root built into
+/// target/<profile>/ beside this test's profile directory.
+pub fn workspace_binary(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
     let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/<test>");
-    let path = profile_dir.join(format!("bcdump{}", std::env::consts::EXE_SUFFIX));
+    let path = profile_dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     assert!(
         path.is_file(),
-        "{} is missing: build it first with `cargo build -p bcdump` (plain `cargo test` at the root builds it too)",
+        "{} is missing: build it first with `cargo build -p {name}` (plain `cargo test` at the root builds it too)",
         path.display()
     );
     path
