@@ -184,6 +184,7 @@ fn rewrite_llvm(stream: &Bitstream<'_>, out: &mut Replay<'_>, edit: &mut dyn Edi
     // the module records bit offsets (VSTOFFSET).
     let (mut edited, mut dropping, mut module) = (false, None::<usize>, None::<usize>);
     let (mut depth, mut offsets_recorded) = (0usize, false);
+    let stream_start = stream.file_offset() * 8;
     loop {
         let (step, at) = match walker.next_event()? {
             None => break,
@@ -247,7 +248,8 @@ fn rewrite_llvm(stream: &Bitstream<'_>, out: &mut Replay<'_>, edit: &mut dyn Edi
         out.definitions(definitions)?;
         // An entry of the module (its own block included) written elsewhere than it was.
         if let (Some(_), Some(at), None) = (module, at, out.moved_at) {
-            if out.w.position() != at {
+            // Input offsets count from the file's start, the writer's from the stream's.
+            if out.w.position() + stream_start != at {
                 out.moved_at = Some(at);
             }
         }
