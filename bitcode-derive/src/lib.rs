@@ -142,9 +142,15 @@ mod pipeline_tests {
         );
         assert!(errors.is_empty(), "{errors:?}");
         let names = item_names(&file);
-        for expected in
-            ["Linkage", "module_block", "AnyRecord", "block_name", "record_name", "strategy", "decode_record"]
-        {
+        for expected in [
+            "Linkage",
+            "module_block",
+            "AnyRecord",
+            "block_name",
+            "record_name",
+            "deferrable",
+            "decode_record",
+        ] {
             assert!(names.iter().any(|n| n == expected), "{expected} missing from {names:?}");
         }
     }

@@ -105,8 +105,8 @@ const FLAG_FIELD_KEYS: &[&str] = &["bit", "bits", "enum", "doc", "rust_name"];
 const GROUP_KEYS: &[&str] = &["doc", "rust_name", "variants"];
 const STRUCT_KEYS: &[&str] = &["doc", "rust_name", "fields"];
 const VARIANT_KEYS: &[&str] = &["tag", "doc", "rust_name", "fields"];
-const BLOCK_KEYS: &[&str] = &["id", "doc", "strategy", "records"];
-const RECORD_KEYS: &[&str] = &["code", "doc", "rust_name", "fields", "layouts"];
+const BLOCK_KEYS: &[&str] = &["id", "doc", "deferrable", "numbers", "records"];
+const RECORD_KEYS: &[&str] = &["code", "doc", "rust_name", "defines", "fields", "layouts"];
 const LAYOUT_KEYS: &[&str] = &["versions", "operands", "fields"];
 const FIELD_KEYS: &[&str] = &[
     "name",
@@ -719,31 +719,21 @@ impl Loader<'_> {
         let t = self.table(table, name.span.clone(), what.clone(), BLOCK_KEYS);
         let help = "add `id = N`, the block's id (not 0: that is BLOCKINFO's)";
         let id = self.required_int(&t, "id", help, 0, u32::MAX as i128);
-        let strategy = match self.string(&t, "strategy") {
-            None => Strategy::Eager,
-            Some(s) => match s.value.as_str() {
-                "eager" => Strategy::Eager,
-                "lazy" => Strategy::Lazy,
-                "skip" => Strategy::Skip,
-                other => {
-                    let help = match nearest(other, &["eager", "lazy", "skip"]) {
-                        Some(n) => format!("did you mean \"{n}\"?"),
-                        None => "use \"eager\", \"lazy\" or \"skip\"".into(),
-                    };
-                    self.diags.error_with_help(
-                        s.span,
-                        format!("unknown strategy \"{other}\" in {what}"),
-                        help,
-                    );
-                    Strategy::Eager
-                }
-            },
-        };
-        let records = self
+        let deferrable = self.boolean(&t, "deferrable").is_some_and(|b| b.value);
+        let numbers =
+            self.word(&t, "numbers", &what, &[("values", Numbers::Values), ("types", Numbers::Types)]);
+        let mut records: Vec<RecordDef> = self
             .named_tables(&t, "records", "record")
             .into_iter()
             .map(|(rname, rtable)| self.record(rname, rtable, &name.value))
             .collect();
+        // An invalid `numbers` (reported) leaves the block unnumbered, and its records'
+        // `defines` unchecked, rather than reported again against each record.
+        if numbers.is_none() && t.get("numbers").is_some() {
+            for r in &mut records {
+                r.defines = None;
+            }
+        }
         Block {
             module_name: snake(&name.value),
             // A block without a valid id is kept with a placeholder id at its name's span,
@@ -752,7 +742,8 @@ impl Loader<'_> {
                 .map(|i| Spanned::new(i.value as u32, i.span))
                 .unwrap_or_else(|| Spanned::new(0, name.span.clone())),
             doc: self.doc(&t),
-            strategy,
+            deferrable,
+            numbers,
             records,
             name,
         }
@@ -768,6 +759,20 @@ impl Loader<'_> {
             0,
             u32::MAX as i128,
         );
+        let defines = self
+            .word(
+                &t,
+                "defines",
+                &what,
+                &[
+                    ("nothing", Defines::Nothing),
+                    ("value", Defines::Value),
+                    ("call_result", Defines::CallResult),
+                    ("type", Defines::Type),
+                ],
+            )
+            // An invalid one (reported) stands as `nothing`, so that it is not reported missing.
+            .or_else(|| t.get("defines").map(|v| Spanned::new(Defines::Nothing, v.span())));
         let layouts = match (t.get("fields"), t.get("layouts")) {
             (Some(_), Some(l)) => {
                 self.diags.error_with_help(
@@ -804,8 +809,32 @@ impl Loader<'_> {
                 .unwrap_or_else(|| Spanned::new(0, name.span.clone())),
             doc: self.doc(&t),
             layouts,
+            defines,
             name,
         }
+    }
+
+    /// The string at `key`, one of `words` (a diagnostic naming the nearest otherwise).
+    fn word<T: Copy>(
+        &mut self,
+        t: &Table<'_, '_>,
+        key: &str,
+        what: &str,
+        words: &[(&str, T)],
+    ) -> Option<Spanned<T>> {
+        let s = self.string(t, key)?;
+        if let Some((_, v)) = words.iter().find(|(w, _)| *w == s.value) {
+            return Some(Spanned::new(*v, s.span));
+        }
+        let names: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
+        let help = match nearest(&s.value, &names) {
+            Some(n) => format!("did you mean \"{n}\"?"),
+            None => {
+                format!("use {}", names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", "))
+            }
+        };
+        self.diags.error_with_help(s.span, format!("unknown {key} \"{}\" in {what}", s.value), help);
+        None
     }
 
     fn layouts(&mut self, t: &Table<'_, '_>, what: &str) -> Vec<Layout> {
@@ -1147,9 +1176,11 @@ tag = 1
 fields = [{{ name = \"kind\", kind = \"u64\" }}]
 [blocks.MODULE_BLOCK]
 id = 8
-strategy = \"lazy\"
+deferrable = true
+numbers = \"values\"
 [blocks.MODULE_BLOCK.records.GLOBALVAR]
 code = 7
+defines = \"value\"
 [[blocks.MODULE_BLOCK.records.GLOBALVAR.layouts]]
 versions = \"2..\"
 fields = [{{ name = \"type\", kind = \"type\" }}, {{ name = \"ops\", kind = \"array\", of = \"enum\", enum = \"Linkage\" }}]
@@ -1167,8 +1198,10 @@ fields = [{{ name = \"n\", kind = \"u8\", default = 3 }}]
         assert_eq!(s.flags[0].fields[1].bits.value, 2..8);
         assert_eq!(s.groups[0].variants[0].tag.value, 1);
         let b = &s.blocks[0];
-        assert_eq!((b.module_name.as_str(), b.id.value, b.strategy), ("module_block", 8, Strategy::Lazy));
+        assert_eq!((b.module_name.as_str(), b.id.value, b.deferrable), ("module_block", 8, true));
+        assert_eq!(b.numbers.as_ref().map(|n| n.value), Some(Numbers::Values));
         let r = &b.records[0];
+        assert_eq!(r.defines.as_ref().map(|d| d.value), Some(Defines::Value));
         assert_eq!(r.rust_name, "Globalvar");
         assert_eq!(r.layouts[0].versions.value, 2..u64::MAX);
         assert_eq!(r.layouts[1].versions.value, 0..2);
@@ -1183,8 +1216,10 @@ fields = [{{ name = \"n\", kind = \"u8\", default = 3 }}]
 
     #[test]
     fn unknown_keys_suggest_the_nearest() {
-        let m = messages(&format!("{HEAD}[blocks.B]\nid = 8\nstrateg = \"lazy\"\nrecords = {{}}\n"));
-        assert_eq!(m, vec!["unknown key `strateg` in block B | did you mean `strategy`?"]);
+        let m = messages(&format!("{HEAD}[blocks.B]\nid = 8\nnumber = \"values\"\nrecords = {{}}\n"));
+        assert_eq!(m, vec!["unknown key `number` in block B | did you mean `numbers`?"]);
+        let m = messages(&format!("{HEAD}[blocks.B]\nid = 8\nnumbers = \"value\"\nrecords = {{}}\n"));
+        assert_eq!(m, vec!["unknown numbers \"value\" in block B | did you mean \"values\"?"]);
         let m = messages(&format!("{HEAD}[blocks.B]\nid = 8\n[blocks.B.records.R]\ncode = 1\nfields = [{{ name = \"x\", knd = \"u8\" }}]\n"));
         assert!(
             m.contains(

@@ -168,16 +168,26 @@ pub struct StructDef {
     pub fields: Vec<Field>,
 }
 
-/// How a block is read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Strategy {
-    /// Decode as the stream is read.
-    #[default]
-    Eager,
-    /// Keep a handle; decode later.
-    Lazy,
-    /// Skip by length.
-    Skip,
+/// `numbers`: what a block's records are numbered as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Numbers {
+    /// `"values"`.
+    Values,
+    /// `"types"`.
+    Types,
+}
+
+/// `defines`: what one record of a numbered block adds to the numbering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Defines {
+    /// `"nothing"`.
+    Nothing,
+    /// `"value"`.
+    Value,
+    /// `"call_result"`: a value unless the called function returns void.
+    CallResult,
+    /// `"type"`.
+    Type,
 }
 
 /// `[blocks.NAME]`.
@@ -191,8 +201,11 @@ pub struct Block {
     pub id: Spanned<u32>,
     /// `doc`.
     pub doc: Option<String>,
-    /// `strategy`.
-    pub strategy: Strategy,
+    /// `deferrable`: the block changes nothing the rest of the stream reads, so it may be
+    /// read apart (later, in parallel, or skipped by its length).
+    pub deferrable: bool,
+    /// `numbers`: what the block's records are numbered as.
+    pub numbers: Option<Spanned<Numbers>>,
     /// `records`, in file order.
     pub records: Vec<RecordDef>,
 }
@@ -210,6 +223,8 @@ pub struct RecordDef {
     pub doc: Option<String>,
     /// `fields` as one layout covering every version, or `layouts`.
     pub layouts: Vec<Layout>,
+    /// `defines`: what the record adds to its block's numbering.
+    pub defines: Option<Spanned<Defines>>,
 }
 
 /// The fields of a record for a range of format versions.

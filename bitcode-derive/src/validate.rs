@@ -47,7 +47,117 @@ pub fn validate(schema: &mut Schema, diags: &mut Diagnostics) {
         for r in &mut b.records {
             check_record(r, &b.name.value, &refs, diags);
         }
+        check_numbering(b, diags);
     }
+}
+
+/// The largest record code a numbered block may hold: its generated table of what each code
+/// defines is indexed by code.
+pub const MAX_NUMBERED_CODE: u32 = 4095;
+
+/// `numbers` and `defines`: every record of a numbered block says what it defines, in the
+/// block's kind of number; no record of another block does; a call result can be read.
+/// A mistake is reported and repaired to `nothing`.
+fn check_numbering(b: &mut Block, diags: &mut Diagnostics) {
+    let block = b.name.value.clone();
+    let numbers = b.numbers.as_ref().map(|n| n.value);
+    for r in &mut b.records {
+        let what = format!("record {} of block {block}", r.name.value);
+        let Some(numbers) = numbers else {
+            if let Some(d) = r.defines.take() {
+                diags.error_with_help(
+                    d.span,
+                    format!("{what} says what it defines, but block {block} numbers nothing"),
+                    "add `numbers = \"values\"` (or \"types\") to the block, or remove `defines`",
+                );
+            }
+            continue;
+        };
+        let (number, choices) = match numbers {
+            Numbers::Values => ("values", "`defines = \"value\"`, \"call_result\" or \"nothing\""),
+            Numbers::Types => ("types", "`defines = \"type\"` or \"nothing\""),
+        };
+        let Some(d) = r.defines.clone() else {
+            diags.error_with_help(
+                r.name.span.clone(),
+                format!("{what} does not say what it defines; block {block} numbers {number}"),
+                format!("add {choices}: every record of a numbered block says whether it takes a number"),
+            );
+            r.defines = Some(Spanned::new(Defines::Nothing, r.name.span.clone()));
+            continue;
+        };
+        let fits = match d.value {
+            Defines::Nothing => true,
+            Defines::Value | Defines::CallResult => numbers == Numbers::Values,
+            Defines::Type => numbers == Numbers::Types,
+        };
+        let problem = if !fits {
+            Some((
+                format!("{what} defines {}, but block {block} numbers {number}", defines_word(d.value)),
+                format!("use {choices}"),
+            ))
+        } else if r.code.value > MAX_NUMBERED_CODE {
+            Some((
+                format!(
+                    "{what} has code {}: a numbered block's codes are at most {MAX_NUMBERED_CODE}",
+                    r.code.value
+                ),
+                "what each code defines is a table indexed by code; give the record a smaller code"
+                    .to_string(),
+            ))
+        } else if d.value == Defines::CallResult {
+            call_result_problem(r)
+                .map(|p| (format!("{what} defines a call result, but {p}"), CALL_RESULT_HELP.to_string()))
+        } else {
+            None
+        };
+        if let Some((message, help)) = problem {
+            diags.error_with_help(d.span.clone(), message, help);
+            r.defines = Some(Spanned::new(Defines::Nothing, d.span));
+        }
+    }
+}
+
+const CALL_RESULT_HELP: &str = "a call result is read from the record's `callee` (a required `value_type`, `relative` or `value` field) and, when it has one, its `function_type` (a `type` field)";
+
+fn defines_word(d: Defines) -> &'static str {
+    match d {
+        Defines::Nothing => "nothing",
+        Defines::Value => "a value",
+        Defines::CallResult => "a call result",
+        Defines::Type => "a type",
+    }
+}
+
+/// Why the called function of `r` cannot be read, if it cannot: a layout without a
+/// required `callee` of a value kind, or a `function_type` that is not a type.
+fn call_result_problem(r: &RecordDef) -> Option<String> {
+    for (i, layout) in r.layouts.iter().enumerate() {
+        let which = if r.layouts.len() > 1 { format!("its layout {}", i + 1) } else { "it".to_string() };
+        match layout.fields.iter().find(|f| f.name.value == "callee") {
+            None => return Some(format!("{which} has no `callee` field")),
+            Some(f) if !matches!(f.kind.value, Kind::ValueType | Kind::Relative | Kind::Value) => {
+                return Some(format!("its `callee` is a `{}` field, not a value", kind_name(&f.kind.value)))
+            }
+            Some(f)
+                if !matches!(f.presence, Presence::Required)
+                    || f.condition.is_some()
+                    || f.versions.is_some() =>
+            {
+                return Some("its `callee` is not always there".to_string())
+            }
+            Some(_) => {}
+        }
+        if let Some(f) = layout.fields.iter().find(|f| f.name.value == "function_type") {
+            if !matches!(f.kind.value, Kind::Type) {
+                return Some(format!(
+                    "its `function_type` is a `{}` field, not a type",
+                    kind_name(&f.kind.value)
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// The names fields may refer to.

@@ -405,19 +405,6 @@ impl DecodeContext for BasicContext {
     }
 }
 
-/// How a reader treats a block: decode it as it comes, keep a handle to decode it later,
-/// or skip it by its length.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Strategy {
-    /// Decode the block's records as the stream is read.
-    #[default]
-    Eager,
-    /// Remember where the block is and skip it; decode it when asked.
-    Lazy,
-    /// Skip the block.
-    Skip,
-}
-
 /// A code that is not a value of an enum (the error of the generated `TryFrom<u64>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]

@@ -28,6 +28,7 @@ pub mod error;
 pub mod input;
 pub mod layout;
 pub mod limits;
+pub mod numbering;
 pub mod path;
 mod show;
 pub mod writer;

@@ -19,12 +19,11 @@ pub fn check_metadata_strings(block: u32, record: &Record<'_, '_>, ctx: &mut Llv
         let kind = ErrorKind::Invalid(format!("METADATA_BLOCK/STRINGS: {problem}"));
         Err(Error::new(kind, record.bit_offset).with_block_path(record.path.ids()))
     };
-    if record.ops.len() != 2 {
-        return invalid("metadata strings with other than two operands");
+    // Too few operands is the decoder's error; more, a warning there, LLVM rejects.
+    let strings = metadata_block::Strings::decode(record, ctx)?;
+    if !strings.extra_operands.is_empty() {
+        return invalid("metadata strings with more than two operands");
     }
-    let metadata_block::Record::Strings(strings) = metadata_block::Record::decode(record, ctx)? else {
-        return Ok(());
-    };
     match metadata_strings(strings.count, strings.offset, strings.data) {
         Ok(_) => Ok(()),
         Err(problem) => invalid(problem),

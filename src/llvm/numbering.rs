@@ -4,81 +4,23 @@
 //! arguments, the body's constants, and every instruction whose type is not void; reset at
 //! the end of the function. Metadata ids are a separate space and are not counted here.
 //!
-//! The numbering is fed the raw records (it needs few of their operands) and tells the
-//! typed decoders, through [`LlvmContext`](super::LlvmContext), the number of the value a
-//! record defines, which relative operands count back from.
+//! What each record defines comes from the schema (`numbers` on a block, `defines` on its
+//! records, as generated in [`ir::NUMBERING`](super::ir::NUMBERING)); a numbering can be made
+//! for another schema's table ([`ValueNumbering::for_schema`]), so a record added to a schema
+//! is counted without a change here. The few operands the numbering reads (a function's
+//! type, a call's callee) are read by the generated decoders, by field.
+//!
+//! The numbering is fed the raw records and tells the typed decoders, through
+//! [`LlvmContext`](super::LlvmContext), the number of the value a record defines, which
+//! relative operands count back from.
 
 use std::sync::Arc;
 
+use bitcode_schema_runtime::decode::BasicContext;
+use bitcode_schema_runtime::numbering::{Called, CalledFn, Defines, Numbering};
 use bitcode_schema_runtime::Record;
 
-use super::block_ids;
-
-/// Record codes the numbering reads (LLVMBitCodes.h).
-mod codes {
-    pub const MODULE_VERSION: u32 = 1;
-    pub const MODULE_GLOBALVAR: u32 = 7;
-    pub const MODULE_FUNCTION: u32 = 8;
-    pub const MODULE_ALIAS_OLD: u32 = 9;
-    pub const MODULE_ALIAS: u32 = 14;
-    pub const MODULE_IFUNC: u32 = 18;
-    pub const TYPE_NUMENTRY: u32 = 1;
-    pub const TYPE_VOID: u32 = 2;
-    pub const TYPE_LABEL: u32 = 5;
-    pub const TYPE_POINTER: u32 = 8;
-    pub const TYPE_FUNCTION_OLD: u32 = 9;
-    pub const TYPE_STRUCT_NAME: u32 = 19;
-    pub const TYPE_FUNCTION: u32 = 21;
-    pub const CST_SETTYPE: u32 = 1;
-    pub const CST_NULL: u32 = 2;
-    pub const INST_INVOKE: u32 = 13;
-    pub const INST_CALL: u32 = 34;
-    pub const INST_CALLBR: u32 = 57;
-    /// Bit of a call's calling-convention word: the function type is explicit.
-    pub const CALL_EXPLICIT_TYPE: u64 = 1 << 15;
-    /// Bit of a call's calling-convention word: fast-math flags follow.
-    pub const CALL_FMF: u64 = 1 << 17;
-    /// Bit of an invoke's calling-convention word: the function type is explicit.
-    pub const INVOKE_EXPLICIT_TYPE: u64 = 1 << 13;
-}
-
-/// FUNCTION_BLOCK codes of instructions that define a value (their type is never void),
-/// as a bit set indexed by code. Calls, invokes and callbrs define one unless their function
-/// returns void.
-const VALUE_INSTRUCTIONS: u64 = bit(2) // BINOP
-    | bit(3) // CAST
-    | bit(4) // GEP_OLD
-    | bit(5) // SELECT
-    | bit(6) // EXTRACTELT
-    | bit(7) // INSERTELT
-    | bit(8) // SHUFFLEVEC
-    | bit(9) // CMP
-    | bit(16) // PHI
-    | bit(19) // ALLOCA
-    | bit(20) // LOAD
-    | bit(23) // VAARG
-    | bit(26) // EXTRACTVAL
-    | bit(27) // INSERTVAL
-    | bit(28) // CMP2
-    | bit(29) // VSELECT
-    | bit(30) // INBOUNDS_GEP_OLD
-    | bit(37) // CMPXCHG_OLD
-    | bit(38) // ATOMICRMW_OLD
-    | bit(40) // LANDINGPAD_OLD
-    | bit(41) // LOADATOMIC
-    | bit(43) // GEP
-    | bit(46) // CMPXCHG
-    | bit(47) // LANDINGPAD
-    | bit(50) // CATCHPAD
-    | bit(51) // CLEANUPPAD
-    | bit(52) // CATCHSWITCH
-    | bit(56) // UNOP
-    | bit(58) // FREEZE
-    | bit(59); // ATOMICRMW
-
-const fn bit(code: u32) -> u64 {
-    1 << code
-}
+use super::ir::{constants_block, function_block, module_block, type_block, NUMBERING};
 
 /// What the numbering needs to know of a type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,8 +41,10 @@ struct FunctionInfo {
 }
 
 /// Value numbers of one module, fed its records in stream order.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ValueNumbering {
+    /// What each record code defines, per numbered block of the schema.
+    defines: BlockDefines,
     version: u64,
     /// Shared, so that a numbering is cheap to clone for each function body (the module's
     /// types and functions are complete before the first body).
@@ -120,10 +64,59 @@ pub struct ValueNumbering {
     constant_type: Option<u64>,
 }
 
+/// The `defines` tables of the blocks the numbering counts in.
+#[derive(Clone, Copy, Debug)]
+struct BlockDefines {
+    module: &'static [Defines],
+    function: &'static [Defines],
+    constants: &'static [Defines],
+    types: &'static [Defines],
+}
+
+/// What a record of `code` defines, by its block's table.
+#[inline]
+fn defines(table: &[Defines], code: u32) -> Defines {
+    match table.get(code as usize) {
+        Some(&d) => d,
+        None => Defines::Nothing,
+    }
+}
+
+impl Default for ValueNumbering {
+    fn default() -> Self {
+        Self::for_schema(&NUMBERING)
+    }
+}
+
 impl ValueNumbering {
-    /// A numbering for a new module.
+    /// A numbering for a new module, by the LLVM IR schema's `defines`.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A numbering for a new module that counts the records of the module, type,
+    /// constants and function blocks as `numbering` says (the `NUMBERING` a `schema!` of an
+    /// extended copy of the LLVM IR schema generates); a block it does not number defines
+    /// nothing.
+    pub fn for_schema(numbering: &'static Numbering) -> Self {
+        let table = |id: u32| numbering.block(id).map_or(&[][..], |b| b.defines);
+        ValueNumbering {
+            defines: BlockDefines {
+                module: table(module_block::ID),
+                function: table(function_block::ID),
+                constants: table(constants_block::ID),
+                types: table(type_block::ID),
+            },
+            version: 0,
+            types: Arc::default(),
+            module_values: 0,
+            functions: Arc::default(),
+            next_body: 0,
+            in_function: None,
+            unresolved_calls: 0,
+            last_call_params: None,
+            constant_type: None,
+        }
     }
 
     /// The module's format version (MODULE_CODE_VERSION), 0 before it is read.
@@ -161,8 +154,10 @@ impl ValueNumbering {
     /// A block starts.
     pub fn enter_block(&mut self, block_id: u32) {
         match block_id {
-            block_ids::MODULE => *self = Self::new(),
-            block_ids::FUNCTION => {
+            module_block::ID => {
+                *self = ValueNumbering { defines: self.defines, ..Self::new() };
+            }
+            function_block::ID => {
                 let body = self.functions.iter().skip(self.next_body).position(|f| f.has_body);
                 let function = body.and_then(|i| self.functions.get(self.next_body + i).copied());
                 if let Some(i) = body {
@@ -174,14 +169,14 @@ impl ValueNumbering {
                     .map_or(0, |(_, params)| params);
                 self.in_function = Some(self.module_values.wrapping_add(params));
             }
-            block_ids::CONSTANTS => self.constant_type = None,
+            constants_block::ID => self.constant_type = None,
             _ => {}
         }
     }
 
     /// A block ends.
     pub fn end_block(&mut self, block_id: u32) {
-        if block_id == block_ids::FUNCTION {
+        if block_id == function_block::ID {
             self.in_function = None;
         }
     }
@@ -194,22 +189,23 @@ impl ValueNumbering {
 
     /// A record of block `block_id`: counts the value it defines.
     // Inlined into the walk: most records are instructions and constants, counted here
-    // with a bit test; calls and module-level records take the calls below.
+    // with a table lookup; calls and module-level records take the calls below.
     #[inline]
     pub fn record(&mut self, block_id: u32, record: &Record<'_, '_>) {
-        let ops = record.ops;
         self.last_call_params = None;
         match block_id {
-            block_ids::FUNCTION if record.code < 64 && VALUE_INSTRUCTIONS & bit(record.code) != 0 => {
-                self.define_value()
-            }
-            block_ids::FUNCTION if self.defines_value(record.code, ops) => self.define_value(),
-            block_ids::CONSTANTS if record.code == codes::CST_SETTYPE => {
-                self.constant_type = ops.first().copied()
-            }
-            block_ids::CONSTANTS => self.define_value(),
-            block_ids::MODULE => self.module_record(record.code, ops),
-            block_ids::TYPE => self.type_record(record.code, ops),
+            function_block::ID => match defines(self.defines.function, record.code) {
+                Defines::Value => self.define_value(),
+                Defines::CallResult(called) => self.call(called, record),
+                Defines::Nothing | Defines::Type => {}
+            },
+            constants_block::ID => match defines(self.defines.constants, record.code) {
+                Defines::Value => self.define_value(),
+                _ if record.code == constants_block::Settype::CODE => self.set_type(record),
+                _ => {}
+            },
+            module_block::ID => self.module_record(record),
+            type_block::ID => self.type_record(record),
             _ => {}
         }
     }
@@ -222,54 +218,61 @@ impl ValueNumbering {
         }
     }
 
-    #[inline(never)]
-    fn module_record(&mut self, code: u32, ops: &[u64]) {
-        match code {
-            codes::MODULE_VERSION => self.version = ops.first().copied().unwrap_or(0),
-            codes::MODULE_GLOBALVAR | codes::MODULE_ALIAS | codes::MODULE_ALIAS_OLD | codes::MODULE_IFUNC => {
-                self.module_values = self.module_values.wrapping_add(1)
-            }
-            codes::MODULE_FUNCTION => {
-                // From version 2 two strtab operands come first: [type, cc, isproto, ...].
-                let head = if self.version >= 2 { 2 } else { 0 };
-                let ty = ops.get(head).and_then(|&t| u32::try_from(t).ok());
-                // Old files give the pointer-to-function type.
-                let function_type = ty.map(|t| match self.types.get(t as usize) {
-                    Some(TypeInfo::Pointer { pointee }) => *pointee,
-                    _ => t,
-                });
-                let has_body = ops.get(head + 2).is_some_and(|&proto| proto == 0);
-                Arc::make_mut(&mut self.functions).push(FunctionInfo {
-                    value: self.module_values,
-                    function_type,
-                    has_body,
-                });
-                self.module_values = self.module_values.wrapping_add(1);
-            }
-            _ => {}
-        }
+    /// The context the generated decoders read the few records the numbering needs with.
+    fn context(&self) -> BasicContext {
+        BasicContext::new()
+            .with_version(self.version)
+            .with_value_number(self.next_value())
+            .with_absolute_ids(self.version < 1)
     }
 
     #[inline(never)]
-    fn type_record(&mut self, code: u32, ops: &[u64]) {
-        let id = |i: usize| ops.get(i).and_then(|&t| u32::try_from(t).ok());
-        let info = match code {
-            codes::TYPE_NUMENTRY | codes::TYPE_STRUCT_NAME => return,
-            codes::TYPE_VOID => TypeInfo::Void,
-            codes::TYPE_LABEL => TypeInfo::Label,
-            codes::TYPE_FUNCTION => match id(1) {
-                Some(return_type) => {
-                    TypeInfo::Function { return_type, params: ops.len().saturating_sub(2) as u32 }
-                }
-                None => TypeInfo::Other,
-            },
-            codes::TYPE_FUNCTION_OLD => match id(2) {
-                Some(return_type) => {
-                    TypeInfo::Function { return_type, params: ops.len().saturating_sub(3) as u32 }
-                }
-                None => TypeInfo::Other,
-            },
-            codes::TYPE_POINTER => id(0).map_or(TypeInfo::Other, |pointee| TypeInfo::Pointer { pointee }),
+    fn set_type(&mut self, record: &Record<'_, '_>) {
+        let typed = constants_block::Settype::decode(record, &mut self.context());
+        self.constant_type = typed.ok().map(|settype| u64::from(settype.r#type.0));
+    }
+
+    #[inline(never)]
+    fn module_record(&mut self, record: &Record<'_, '_>) {
+        if record.code == module_block::Version::CODE {
+            let typed = module_block::Version::decode(record, &mut self.context());
+            self.version = typed.map_or(0, |v| v.version);
+            return;
+        }
+        if !defines(self.defines.module, record.code).is_value() {
+            return;
+        }
+        if record.code == module_block::Function::CODE {
+            let typed = module_block::Function::decode(record, &mut self.context()).ok();
+            // Old files give the pointer-to-function type.
+            let function_type = typed.as_ref().map(|f| match self.types.get(f.r#type.0 as usize) {
+                Some(TypeInfo::Pointer { pointee }) => *pointee,
+                _ => f.r#type.0,
+            });
+            Arc::make_mut(&mut self.functions).push(FunctionInfo {
+                value: self.module_values,
+                function_type,
+                has_body: typed.is_some_and(|f| !f.is_proto),
+            });
+        }
+        self.module_values = self.module_values.wrapping_add(1);
+    }
+
+    #[inline(never)]
+    fn type_record(&mut self, record: &Record<'_, '_>) {
+        if !matches!(defines(self.defines.types, record.code), Defines::Type) {
+            return;
+        }
+        let info = match type_block::Record::decode(record, &mut self.context()) {
+            Ok(type_block::Record::Void(_)) => TypeInfo::Void,
+            Ok(type_block::Record::Label(_)) => TypeInfo::Label,
+            Ok(type_block::Record::Function(f)) => {
+                TypeInfo::Function { return_type: f.return_type.0, params: f.params.len() as u32 }
+            }
+            Ok(type_block::Record::FunctionOld(f)) => {
+                TypeInfo::Function { return_type: f.return_type.0, params: f.params.len() as u32 }
+            }
+            Ok(type_block::Record::Pointer(p)) => TypeInfo::Pointer { pointee: p.pointee.0 },
             _ => TypeInfo::Other,
         };
         Arc::make_mut(&mut self.types).push(info);
@@ -282,7 +285,7 @@ impl ValueNumbering {
         let ty = self.constant_type?;
         let Some(info) = self.types.get(usize::try_from(ty).unwrap_or(usize::MAX)) else {
             let types = self.types.len();
-            return (code == codes::CST_SETTYPE)
+            return (code == constants_block::Settype::CODE)
                 .then(|| format!("SETTYPE names type {ty}, the type table has {types} types"));
         };
         let kind = match info {
@@ -291,7 +294,7 @@ impl ValueNumbering {
             TypeInfo::Function { .. } => "a function type",
             TypeInfo::Pointer { .. } | TypeInfo::Other => return None,
         };
-        (code == codes::CST_NULL)
+        (code == constants_block::Null::CODE)
             .then(|| format!("invalid type for a constant null value: type {ty} is {kind}"))
     }
 
@@ -307,36 +310,17 @@ impl ValueNumbering {
         }
     }
 
+    /// A call-like record: it defines a value unless its function returns void.
     #[inline(never)]
-    fn defines_value(&mut self, code: u32, ops: &[u64]) -> bool {
-        if code < 64 && VALUE_INSTRUCTIONS & bit(code) != 0 {
-            return true;
-        }
-        // Where the explicit function type or the callee sits in each kind of call.
-        let (type_at, explicit) = match code {
-            codes::INST_CALL => {
-                let cc = ops.get(1).copied().unwrap_or(0);
-                let at = 2 + usize::from(cc & codes::CALL_FMF != 0);
-                (at, cc & codes::CALL_EXPLICIT_TYPE != 0)
-            }
-            codes::INST_INVOKE => (4, ops.get(1).is_some_and(|cc| cc & codes::INVOKE_EXPLICIT_TYPE != 0)),
-            codes::INST_CALLBR => {
-                let indirect = ops.get(3).and_then(|&n| usize::try_from(n).ok()).unwrap_or(0);
-                (
-                    4usize.saturating_add(indirect),
-                    ops.get(1).is_some_and(|cc| cc & codes::CALL_EXPLICIT_TYPE != 0),
-                )
-            }
-            _ => return false,
-        };
-        let function_type = if explicit {
-            ops.get(type_at).and_then(|&t| u32::try_from(t).ok())
-        } else {
-            // No explicit type (files before LLVM 3.8): the callee's type, when it is a
-            // function of the module.
-            ops.get(type_at).and_then(|&callee| self.callee_type(callee))
-        };
-        match function_type.and_then(|t| self.function_type(t)) {
+    fn call(&mut self, called: CalledFn, record: &Record<'_, '_>) {
+        let called: Option<Called> = called(record, &self.context()).ok();
+        // Without an explicit type (files before LLVM 3.8): the callee's type, when it is a
+        // function of the module.
+        let function_type = called.and_then(|c| match c.function_type {
+            Some(t) => Some(t.0),
+            None => self.callee_type(c.callee.id.0),
+        });
+        let defines = match function_type.and_then(|t| self.function_type(t)) {
             Some((return_type, params)) => {
                 self.last_call_params = Some(params);
                 self.types.get(return_type as usize) != Some(&TypeInfo::Void)
@@ -345,12 +329,14 @@ impl ValueNumbering {
                 self.unresolved_calls += 1;
                 true
             }
+        };
+        if defines {
+            self.define_value();
         }
     }
 
-    /// The function type of the callee operand `op`, when it names a module function.
-    fn callee_type(&self, op: u64) -> Option<u32> {
-        let id = if self.version >= 1 { self.next_value().wrapping_sub(op as u32) } else { op as u32 };
+    /// The function type of the callee `id`, when it names a module function.
+    fn callee_type(&self, id: u32) -> Option<u32> {
         self.functions.iter().find(|f| f.value == id).and_then(|f| f.function_type)
     }
 }

@@ -15,7 +15,7 @@ use bitcode_schema_runtime::{Bitstream, Entry, Result};
 
 use super::ir::{module_block, strtab_block, value_symtab_block};
 use super::ir::{CallingConv, DllStorage, Linkage, Preemption, ThreadLocal, UnnamedAddr, Visibility};
-use super::{block_ids, LlvmContext};
+use super::LlvmContext;
 
 /// What a global value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -165,17 +165,17 @@ fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<ModuleState<'a>>> {
         let record = match entry {
             Entry::Block(header) => {
                 let keep = match (depth + 1, header.id) {
-                    (1, block_ids::MODULE) => {
+                    (1, module_block::ID) => {
                         modules.push(ModuleState::default());
                         ctx.version = 0;
                         true
                     }
-                    (1, block_ids::STRTAB) => {
+                    (1, strtab_block::ID) => {
                         strtab = &[];
                         true
                     }
                     // Names of version 0 and 1 modules; BLOCKINFO is read by skipping.
-                    (2, block_ids::VALUE_SYMTAB) => ctx.version < 2,
+                    (2, value_symtab_block::ID) => ctx.version < 2,
                     _ => false,
                 };
                 if !keep {
@@ -183,7 +183,7 @@ fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<ModuleState<'a>>> {
                 }
                 continue;
             }
-            Entry::EndBlock(block_ids::STRTAB) if depth == 1 => {
+            Entry::EndBlock(strtab_block::ID) if depth == 1 => {
                 // The table names every module before it that has none yet: the ones
                 // since the last table (LLVM's getBitcodeFileContents pairs them so).
                 if !strtab.is_empty() {
@@ -197,16 +197,16 @@ fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<ModuleState<'a>>> {
             Entry::Record(record) => record,
         };
         let decoded = match block {
-            Some(block_ids::MODULE) => {
+            Some(module_block::ID) => {
                 let Some(module) = modules.last_mut() else { continue };
-                let added = module_block::Record::decode(&record, &mut ctx).map(|typed| module.add(typed));
+                let typed = module_block::Record::decode(&record, &mut ctx);
                 // The version the records after it are read with, as the value numbering takes it.
-                if record.code == module_block::Version::CODE {
-                    ctx.version = record.ops.first().copied().unwrap_or(0);
+                if let Ok(module_block::Record::Version(v)) = &typed {
+                    ctx.version = v.version;
                 }
-                added
+                typed.map(|typed| module.add(typed))
             }
-            Some(block_ids::VALUE_SYMTAB) => {
+            Some(value_symtab_block::ID) => {
                 let Some(module) = modules.last_mut() else { continue };
                 value_symtab_block::Record::decode(&record, &mut ctx).map(|typed| match typed {
                     value_symtab_block::Record::Entry(e) => module.vst_names.push((e.value.0.into(), e.name)),
@@ -216,7 +216,7 @@ fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<ModuleState<'a>>> {
                     _ => {}
                 })
             }
-            Some(block_ids::STRTAB) => strtab_block::Record::decode(&record, &mut ctx).map(|typed| {
+            Some(strtab_block::ID) => strtab_block::Record::decode(&record, &mut ctx).map(|typed| {
                 if let strtab_block::Record::Blob(b) = typed {
                     strtab = b.strtab;
                 }

@@ -12,7 +12,7 @@ use bitcode_schema_runtime::{
     Bitstream, BlockHeader, BlockInfoStore, Cursor, Entry, Error, ErrorKind, Record, Result,
 };
 
-use super::{LlvmContext, ValueNumbering};
+use super::{ir, LlvmContext, ValueNumbering};
 
 /// What [`Walker::next_event`] found.
 #[derive(Debug)]
@@ -108,47 +108,40 @@ enum HandOut {
     JoinLast,
 }
 
-/// Blocks whose records neither define values nor types, so that the rest of the module
-/// reads the same without them: they can be read apart, in any order.
-fn is_deferrable(id: u32) -> bool {
-    use super::block_ids::*;
-    matches!(
-        id,
-        FUNCTION
-            | METADATA
-            | METADATA_KIND
-            | METADATA_ATTACHMENT
-            | VALUE_SYMTAB
-            | PARAMATTR
-            | PARAMATTR_GROUP
-            | USELIST
-            | OPERAND_BUNDLE_TAGS
-            | SYNC_SCOPE_NAMES
-            | GLOBALVAL_SUMMARY
-            | FULL_LTO_GLOBALVAL_SUMMARY
-            | MODULE_STRTAB
-            | IDENTIFICATION
-            | STRTAB
-            | SYMTAB
-    )
-}
-
 /// The global value summary blocks (per module and combined), whose records change shape
 /// with the summary's own VERSION record rather than the module's.
 fn is_summary_block(id: u32) -> bool {
-    id == super::block_ids::GLOBALVAL_SUMMARY || id == super::block_ids::FULL_LTO_GLOBALVAL_SUMMARY
+    id == ir::globalval_summary_block::ID || id == ir::full_lto_globalval_summary_block::ID
 }
 
-/// FS_VERSION: the first record of a summary block.
-const FS_VERSION: u32 = 10;
+/// The version a summary block's VERSION record sets, read by its generated decoder.
+fn summary_version(block: u32, record: &Record<'_, '_>) -> Option<u64> {
+    use ir::{full_lto_globalval_summary_block as full_lto, globalval_summary_block as summary};
+    let mut ctx = LlvmContext::default();
+    match (block, record.code) {
+        (summary::ID, summary::Version::CODE) => {
+            summary::Version::decode(record, &mut ctx).ok().map(|v| v.version)
+        }
+        (full_lto::ID, full_lto::Version::CODE) => {
+            full_lto::Version::decode(record, &mut ctx).ok().map(|v| v.version)
+        }
+        _ => None,
+    }
+}
 
 impl<'a> Walker<'a> {
     /// A walker at the start of `stream`. Block lengths are checked: the walk reads blocks
     /// apart and skips them by their lengths, as LLVM's IR reader does.
     pub fn new(stream: &Bitstream<'a>) -> Self {
+        Walker::with_numbering(stream, ValueNumbering::new())
+    }
+
+    /// As [`Walker::new`], counting values with `numbering` (e.g.
+    /// [`ValueNumbering::for_schema`] of an extended copy of the LLVM IR schema).
+    pub fn with_numbering(stream: &Bitstream<'a>, numbering: ValueNumbering) -> Self {
         let mut cursor = stream.cursor();
         cursor.check_block_lengths(true);
-        Walker::reading(cursor, ValueNumbering::new())
+        Walker::reading(cursor, numbering)
     }
 
     /// A walker that reads on from `cursor` with `numbering`, handing nothing out. (Every
@@ -256,7 +249,7 @@ impl<'a> Walker<'a> {
             return false;
         }
         match self.cursor.peek_block_header() {
-            Some(header) if is_deferrable(header.id) => {
+            Some(header) if ir::deferrable(header.id) => {
                 self.run_so_far += u64::from(header.words);
                 true
             }
@@ -320,7 +313,7 @@ impl<'a> Walker<'a> {
                 if is_summary_block(header.id) {
                     self.summary_version = Some(0);
                 }
-                if self.deferring && is_deferrable(header.id) {
+                if self.deferring && ir::deferrable(header.id) {
                     let joins = self.run_so_far < self.run_words && self.run_end == Some(header.bit_offset);
                     if joins {
                         self.run_so_far += u64::from(header.words);
@@ -354,8 +347,8 @@ impl<'a> Walker<'a> {
             }
             Entry::Record(record) => {
                 // Inside a summary block the layouts follow the summary's VERSION record.
-                if is_summary_block(block) && record.code == FS_VERSION {
-                    self.summary_version = record.ops.first().copied();
+                if let Some(version) = summary_version(block, &record) {
+                    self.summary_version = Some(version);
                 }
                 // The context holds the numbers before this record; then count what it defines.
                 self.context.version = match self.summary_version {
@@ -365,7 +358,7 @@ impl<'a> Walker<'a> {
                 self.context.absolute_ids = self.numbering.version() < 1;
                 self.context.value_number = self.numbering.next_value();
                 self.numbering.record(block, &record);
-                if block == super::block_ids::CONSTANTS {
+                if block == ir::constants_block::ID {
                     if let Some(problem) = self.numbering.constant_problem(record.code) {
                         self.invalid = Some((problem, record.bit_offset, record.code));
                         self.attention = true;

@@ -763,3 +763,89 @@ pub fn schema_declares_every_llvm22_code() {
     let report = check_schema(&schema, &name, &from, &codes, &values);
     assert!(report.is_empty(), "\n{report}");
 }
+
+/// What LLVM's reader adds to its value or type list for a record, by the record's header
+/// enum and enumerator: `None` for the enums of blocks the numbering does not count in.
+///
+/// The reader's rules (BitcodeReader.cpp): a module's global variables, functions, aliases
+/// and ifuncs are values; every constants record but SETTYPE is one; every type record but
+/// NUMENTRY and STRUCT_NAME is a type; in a function body, an instruction is a value unless
+/// its type is void (returns and other terminators but invoke and callbr, stores, fences;
+/// a call, invoke or callbr has its callee's return type), and the records that are not
+/// instructions (DECLAREBLOCKS, debug locations and records, operand bundles, block address
+/// users) are nothing.
+fn reader_defines(header_enum: &str, enumerator: &str) -> Option<&'static str> {
+    let name = enumerator.split_once("CODE_").map_or(enumerator, |(_, name)| name);
+    Some(match header_enum {
+        "ModuleCodes" => match name {
+            "GLOBALVAR" | "FUNCTION" | "ALIAS" | "ALIAS_OLD" | "IFUNC" => "value",
+            _ => "nothing",
+        },
+        "TypeCodes" => match name {
+            "NUMENTRY" | "STRUCT_NAME" => "nothing",
+            _ => "type",
+        },
+        "ConstantsCodes" => match name {
+            "SETTYPE" => "nothing",
+            _ => "value",
+        },
+        "FunctionCodes" => {
+            let Some(instruction) = name.strip_prefix("INST_") else { return Some("nothing") };
+            let kind = instruction.trim_end_matches("_OLD");
+            match kind {
+                "CALL" | "INVOKE" | "CALLBR" => "call_result",
+                "RET" | "BR" | "SWITCH" | "INDIRECTBR" | "UNREACHABLE" | "RESUME" | "CLEANUPRET"
+                | "CATCHRET" | "FENCE" => "nothing",
+                store if store.starts_with("STORE") => "nothing",
+                _ => "value",
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// Where the reader's rules and the schema's `defines` (as generated in `ir::NUMBERING`)
+/// differ, for `codes`: one line each.
+fn defines_mismatches(codes: &[Code]) -> (usize, Vec<String>) {
+    use bitcode_schema::llvm::ir;
+    let mut compared = 0;
+    let mut wrong = Vec::new();
+    for c in codes {
+        let Some(expected) = reader_defines(&c.header_enum, &c.enumerator) else { continue };
+        for block in &c.blocks {
+            let id = block_id(block).unwrap_or_else(|| panic!("no id for {block}")) as u32;
+            let Some(numbered) = ir::NUMBERING.block(id) else {
+                wrong.push(format!("{block} (holding {}) is not numbered in the schema", c.enumerator));
+                continue;
+            };
+            compared += 1;
+            let got = numbered.defines(c.number as u32).name();
+            if got != expected {
+                wrong.push(format!(
+                    "{block}/{} (code {}, {}): the schema says defines = \"{got}\", the reader's rules \"{expected}\"",
+                    c.record, c.number, c.enumerator
+                ));
+            }
+        }
+    }
+    (compared, wrong)
+}
+
+/// The schema's `defines` of every module, type, constants and function record code of LLVM
+/// 14's header agree with what LLVM's reader counts: the value-defining set derived from
+/// the header's names by the reader's rules equals the schema's.
+pub fn value_defining_records_agree_with_the_llvm14_header() {
+    let Some(llvm14) = llvm14_listing("value_defining_records_agree_with_the_llvm14_header") else { return };
+    let (compared, wrong) = defines_mismatches(&llvm14.codes);
+    assert!(compared > 100, "only {compared} codes compared");
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}
+
+/// The same for LLVM 22's list (schema/llvm-bitcodes-22.tsv), whose newer codes (debug
+/// records, the newer constants) the numbering counts too.
+pub fn value_defining_records_agree_with_the_llvm22_list() {
+    let (codes, _) = llvm22_lists();
+    let (compared, wrong) = defines_mismatches(&codes);
+    assert!(compared > 120, "only {compared} codes compared");
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}

@@ -84,6 +84,8 @@ const TESTS: &[Test] = &[
     test!(llvm_codes::llvm14_header_is_within_the_llvm22_lists, needs: []),
     test!(llvm_codes::schema_declares_every_llvm14_code, needs: []),
     test!(llvm_codes::schema_declares_every_llvm22_code, needs: []),
+    test!(llvm_codes::value_defining_records_agree_with_the_llvm14_header, needs: []),
+    test!(llvm_codes::value_defining_records_agree_with_the_llvm22_list, needs: []),
     test!(llvm_corpus::every_record_of_every_corpus_file_decodes_typed, needs: [SHARED]),
     test!(llvm_corpus::symbols_equal_the_ll_symbols_of_the_same_compilation, needs: [SHARED]),
     test!(llvm_corpus::symbols_of_llvm_fixtures_equal_llvm_dis_14, needs: [SHARED, "llvm-dis-14"]),

@@ -850,7 +850,7 @@ pub fn stream_limits_reach_the_llvm_walk() {
     let limited = stream.with_limits(Limits::new().with_max_depth(1));
     let err = bitcode_schema::llvm::check_stream(&limited).unwrap_err();
     assert_eq!(err.kind(), &ErrorKind::TooDeep { limit: 1 }, "{err}");
-    assert_eq!(err.block_path(), [bitcode_schema::llvm::block_ids::MODULE], "{err}");
+    assert_eq!(err.block_path(), [bitcode_schema::llvm::ir::module_block::ID], "{err}");
     // The default limits let every corpus file through (tests/it/llvm_corpus.rs); they are
     // far above what LLVM's writers make.
     let defaults = Limits::default();
@@ -1067,7 +1067,9 @@ pub fn llvm_record_with_too_few_operands() {
 /// function), or a SETTYPE naming a type beyond the table. The walk (`check_stream`) stops
 /// with [`ErrorKind::Invalid`] at the offending record.
 fn invalid_constants_module(settype: u64) -> (Vec<u8>, u64, u32) {
-    use bitcode_schema::llvm::block_ids::{CONSTANTS, MODULE, TYPE};
+    use bitcode_schema::llvm::ir::{
+        constants_block::ID as CONSTANTS, module_block::ID as MODULE, type_block::ID as TYPE,
+    };
     let mut w = StreamWriter::llvm_ir();
     w.enter_block(MODULE, 3).unwrap();
     w.unabbreviated_record(1, &[2]).unwrap(); // VERSION 2
@@ -1095,7 +1097,7 @@ fn invalid_constants_module(settype: u64) -> (Vec<u8>, u64, u32) {
 }
 
 pub fn llvm_null_constant_of_a_type_without_null_values() {
-    use bitcode_schema::llvm::block_ids::{CONSTANTS, MODULE};
+    use bitcode_schema::llvm::ir::{constants_block::ID as CONSTANTS, module_block::ID as MODULE};
     for (settype, what) in [(1, "void"), (2, "label"), (3, "a function type")] {
         let (bytes, at, code) = invalid_constants_module(settype);
         let stream = Bitstream::new(&bytes).unwrap();
@@ -1110,7 +1112,7 @@ pub fn llvm_null_constant_of_a_type_without_null_values() {
 }
 
 pub fn llvm_settype_beyond_the_type_table() {
-    use bitcode_schema::llvm::block_ids::{CONSTANTS, MODULE};
+    use bitcode_schema::llvm::ir::{constants_block::ID as CONSTANTS, module_block::ID as MODULE};
     let (bytes, at, code) = invalid_constants_module(4);
     let err = bitcode_schema::llvm::check_stream(&Bitstream::new(&bytes).unwrap()).unwrap_err();
     let message = "SETTYPE names type 4, the type table has 4 types".to_string();

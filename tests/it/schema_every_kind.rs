@@ -2,9 +2,7 @@
 //! every construct of the schema language: streams written with the runtime's writer are
 //! read with the cursor and decoded into the generated types.
 
-use bitcode_schema::runtime::decode::{
-    Align, BasicContext, Bytes, Strategy, TypeId, ValueId, ValueRef, Warning,
-};
+use bitcode_schema::runtime::decode::{Align, BasicContext, Bytes, TypeId, ValueId, ValueRef, Warning};
 use bitcode_schema::runtime::encode::EncodedRecord;
 use bitcode_schema::runtime::writer::StreamWriter;
 use bitcode_schema::{Abbrev, AbbrevOp, Bitstream, Entry, ErrorKind, Record, ScalarEncoding};
@@ -79,10 +77,11 @@ pub fn constants_and_name_tables() {
     assert_eq!(every_kind::FORMAT_NAME, "every_kind");
     assert_eq!(&every_kind::MAGIC, b"EVRY");
     assert_eq!((header_block::ID, header_block::NAME), (8, "HEADER_BLOCK"));
-    assert_eq!(body_block::STRATEGY, Strategy::Lazy);
-    assert_eq!(every_kind::strategy(8), Strategy::Eager);
+    assert!(body_block::DEFERRABLE && every_kind::deferrable(9));
+    assert!(!every_kind::deferrable(8) && !every_kind::deferrable(33));
     assert_eq!(every_kind::block_name(9), Some("BODY_BLOCK"));
-    assert_eq!(every_kind::block_name(10), None);
+    assert_eq!(every_kind::block_name(10), Some("CODE_BLOCK"));
+    assert_eq!(every_kind::block_name(11), None);
     assert_eq!(every_kind::record_name(9, 8), Some("WORDS"));
     assert_eq!(every_kind::record_name(9, 99), None);
     assert_eq!(body_block::WordList::CODE, 8);

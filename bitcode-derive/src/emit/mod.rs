@@ -22,6 +22,7 @@ use crate::names;
 
 mod encode;
 mod fields;
+mod numbering;
 mod records;
 #[cfg(test)]
 mod tests;

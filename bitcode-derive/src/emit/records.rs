@@ -8,7 +8,7 @@ use quote::{format_ident, quote, ToTokens};
 
 use super::tokens::*;
 use super::*;
-use crate::model::{self, Layout, Presence};
+use crate::model::Presence;
 
 impl<'s> Cx<'s> {
     pub(super) fn format_items(&self, schema_path: &str) -> TokenStream {
@@ -48,11 +48,8 @@ impl<'s> Cx<'s> {
         let doc =
             doc_attr(def.doc.as_deref(), || format!("The `{}` block (id {}).", def.name.value, def.id.value));
         let (id_lit, name_lit) = (Literal::u32_suffixed(def.id.value), str_lit(&def.name.value));
-        let strategy = match def.strategy {
-            model::Strategy::Eager => quote!(#rt::decode::Strategy::Eager),
-            model::Strategy::Lazy => quote!(#rt::decode::Strategy::Lazy),
-            model::Strategy::Skip => quote!(#rt::decode::Strategy::Skip),
-        };
+        let deferrable = def.deferrable;
+        let numbering = self.numbering_items(b);
         let mut shadowed: HashSet<String> = b.records.iter().map(|r| ident_key(&r.ident)).collect();
         shadowed.insert("Record".to_string());
         let scope = Scope { shadowed };
@@ -117,8 +114,11 @@ impl<'s> Cx<'s> {
                 pub const ID: #u32_ = #id_lit;
                 #[doc = #name_doc]
                 pub const NAME: &#str_ = #name_lit;
-                /// How a reader treats this block.
-                pub const STRATEGY: #rt::decode::Strategy = #strategy;
+                /// True when the block changes nothing the rest of the stream reads (no
+                /// value, type or layout outside it), so a reader may read it apart: later,
+                /// in parallel, or skipped by its length.
+                pub const DEFERRABLE: ::core::primitive::bool = #deferrable;
+                #numbering
 
                 #(#structs)*
 
@@ -333,9 +333,7 @@ impl<'s> Cx<'s> {
         let slot_ids: Vec<Ident> = slots.iter().map(|s| s.ident.clone()).collect();
         let wrap: Vec<bool> = slots.iter().map(|s| s.wrapped).collect();
         let tail = has_extra.then(|| quote!(extra_operands: ops.finish(ctx)));
-        let full_range = |l: &Layout| {
-            l.versions.value.start == 0 && l.versions.value.end == u64::MAX && l.operands.is_none()
-        };
+        let full_range = super::numbering::full_range;
         let bound = |end: u64| match end {
             u64::MAX => quote!(::core::primitive::u64::MAX),
             end => Literal::u64_unsuffixed(end).into_token_stream(),
@@ -454,6 +452,7 @@ impl<'s> Cx<'s> {
                 quote!(match out.layout(ctx.version(), &[#(#ranges),*], &[#(#fits),*])? { #(#arms,)* _ => { #last } })
             }
         };
+        let called = self.called_fn(block, r, &slots, &reads, &ranges, scope);
         let enc_lt = if lifetime { quote!('a) } else { quote!('static) };
         let serde = super::tokens::serde_derive(rt);
         quote! {
@@ -534,6 +533,8 @@ impl<'s> Cx<'s> {
                     #encode_body
                     builder.finish("extra_operands", min_operands, #extra_arg)
                 }
+
+                #called
             }
         }
     }
@@ -550,7 +551,8 @@ impl<'s> Cx<'s> {
             blocks.iter().filter_map(|b| b.any_variant.as_ref().map(|v| (b, v))).collect();
         let mut name_arms = Vec::new();
         let mut record_arms = Vec::new();
-        let mut strategy_arms = Vec::new();
+        let mut deferrable_ids = Vec::new();
+        let mut numbered = Vec::new();
         let mut variants = Vec::new();
         let mut decode_arms = Vec::new();
         let mut any_name_arms = Vec::new();
@@ -563,7 +565,17 @@ impl<'s> Cx<'s> {
             let id = Literal::u32_unsuffixed(b.def.id.value);
             name_arms.push(quote!(#id => #sm(#m::NAME)));
             record_arms.push(quote!(#id => #m::record_name(code)));
-            strategy_arms.push(quote!(#id => #m::STRATEGY));
+            if b.def.deferrable {
+                deferrable_ids.push(id.clone());
+            }
+            if b.def.numbers.is_some() {
+                numbered.push(quote!(#rt::numbering::NumberedBlock {
+                    id: #m::ID,
+                    name: #m::NAME,
+                    numbers: #m::NUMBERS,
+                    defines: &#m::DEFINES,
+                }));
+            }
             let vdoc = format!("A record of a `{}` block.", b.def.name.value);
             variants.push(quote!(#[doc = #vdoc] #var(#m::Record<'a>)));
             decode_arms.push(quote!(#id => #m::Record::decode(record, ctx).map(AnyRecord::#var)));
@@ -573,18 +585,21 @@ impl<'s> Cx<'s> {
             any_unknown_arms.push(quote!(AnyRecord::#var(#m::Record::Unknown(_)) => true));
             check_arms.push(quote!(#id => #m::check(record, ctx)));
         }
-        let (name_body, record_body, strategy_body) = if dispatched.is_empty() {
-            (
-                quote!({ let _ = id; #nn }),
-                quote!({ let _ = (block_id, code); #nn }),
-                quote!({ let _ = block_id; #rt::decode::Strategy::Eager }),
-            )
+        let (name_body, record_body) = if dispatched.is_empty() {
+            (quote!({ let _ = id; #nn }), quote!({ let _ = (block_id, code); #nn }))
         } else {
             (
                 quote!(match id { #(#name_arms,)* _ => #nn, }),
                 quote!(match block_id { #(#record_arms,)* _ => #nn, }),
-                quote!(match block_id { #(#strategy_arms,)* _ => #rt::decode::Strategy::Eager, }),
             )
+        };
+        let deferrable_body = if deferrable_ids.is_empty() {
+            quote!({
+                let _ = block_id;
+                false
+            })
+        } else {
+            quote!(::core::matches!(block_id, #(#deferrable_ids)|*))
         };
         let unknown = quote!(#okk(AnyRecord::UnknownBlock {
             block_id,
@@ -613,11 +628,17 @@ impl<'s> Cx<'s> {
                 #record_body
             }
 
-            /// How a reader treats the block with `block_id` (eager for a block the schema
-            /// does not name).
-            pub fn strategy(block_id: #u32_) -> #rt::decode::Strategy {
-                #strategy_body
+            /// True when the block with `block_id` is `deferrable` in the schema: it changes
+            /// nothing the rest of the stream reads, so it may be read apart (false for a block
+            /// the schema does not name).
+            pub fn deferrable(block_id: #u32_) -> ::core::primitive::bool {
+                #deferrable_body
             }
+
+            /// The schema's numbered blocks (`numbers`) and what each of their records
+            /// defines (`defines`), for a numbering layer to count with.
+            pub static NUMBERING: #rt::numbering::Numbering =
+                #rt::numbering::Numbering { blocks: &[#(#numbered),*] };
 
             /// A record of any block of the schema.
             #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq)]

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::model::*;
-use crate::model::{EnumValue, FlagField, Format, GroupVariant, Spanned, Strategy};
+use crate::model::{Defines, EnumValue, FlagField, Format, GroupVariant, Numbers, Spanned};
 
 fn sp<T>(value: T) -> Spanned<T> {
     Spanned::new(value, 0..0)
@@ -89,11 +89,20 @@ fn layouts(name: &str, code: u32, layouts: Vec<(std::ops::Range<u64>, Vec<Field>
             .into_iter()
             .map(|(v, fields)| Layout { versions: sp(v), operands: None, fields })
             .collect(),
+        defines: None,
     }
 }
 
-fn block(name: &str, id: u32, strategy: Strategy, records: Vec<RecordDef>) -> Block {
-    Block { name: sp(name.into()), module_name: names::snake(name), id: sp(id), doc: None, strategy, records }
+fn block(name: &str, id: u32, deferrable: bool, records: Vec<RecordDef>) -> Block {
+    Block {
+        name: sp(name.into()),
+        module_name: names::snake(name),
+        id: sp(id),
+        doc: None,
+        deferrable,
+        numbers: None,
+        records,
+    }
 }
 
 /// A schema that uses every construct.
@@ -158,7 +167,7 @@ pub(super) fn demo() -> Schema {
     let module = block(
         "MODULE_BLOCK",
         8,
-        Strategy::Eager,
+        false,
         vec![
             record("VERSION", 1, vec![field("version", Kind::Unsigned(32))]),
             layouts(
@@ -263,13 +272,25 @@ pub(super) fn demo() -> Schema {
         structs: vec![],
         blocks: vec![
             module,
-            block("PARAMATTR_BLOCK", 9, Strategy::Lazy, vec![]),
-            block(
-                "FUNCTION_BLOCK",
-                12,
-                Strategy::Skip,
-                vec![record("DECLAREBLOCKS", 1, vec![field("n", Kind::Unsigned(32))])],
-            ),
+            block("PARAMATTR_BLOCK", 9, true, vec![]),
+            Block {
+                numbers: Some(sp(Numbers::Values)),
+                ..block(
+                    "FUNCTION_BLOCK",
+                    12,
+                    true,
+                    vec![
+                        RecordDef {
+                            defines: Some(sp(Defines::Nothing)),
+                            ..record("DECLAREBLOCKS", 1, vec![field("n", Kind::Unsigned(32))])
+                        },
+                        RecordDef {
+                            defines: Some(sp(Defines::Value)),
+                            ..record("INST_BINOP", 3, vec![field("lhs", Kind::Relative)])
+                        },
+                    ],
+                )
+            },
         ],
     }
 }
@@ -347,7 +368,7 @@ fn demo_parses_and_has_the_format_items() {
     assert!(text.contains(
         "const _ : & [:: core :: primitive :: u8] = :: core :: include_bytes ! (\"/tmp/demo.toml\")"
     ));
-    for f in ["block_name", "record_name", "strategy", "decode_record", "check_record"] {
+    for f in ["block_name", "record_name", "deferrable", "decode_record", "check_record"] {
         assert_eq!(find_item(&file.items, f).len(), 1, "{f}");
     }
 }
@@ -460,7 +481,8 @@ fn blocks_are_modules_with_constants_records_and_dispatch() {
     let text = s(quote!(#(#m)*));
     assert!(text.contains("pub const ID : :: core :: primitive :: u32 = 8u32"), "{text}");
     assert!(text.contains("pub const NAME : & :: core :: primitive :: str = \"MODULE_BLOCK\""));
-    assert!(text.contains("pub const STRATEGY : :: bitcode_schema_runtime :: decode :: Strategy = :: bitcode_schema_runtime :: decode :: Strategy :: Eager"));
+    assert!(text.contains("pub const DEFERRABLE : :: core :: primitive :: bool = false"), "{text}");
+    assert!(!text.contains("DEFINES"), "an unnumbered block has no table: {text}");
     let rec = enumm(m, "Record");
     let variants: Vec<String> = rec.variants.iter().map(|v| s(&v.fields)).collect();
     assert_eq!(
@@ -489,15 +511,25 @@ fn blocks_are_modules_with_constants_records_and_dispatch() {
     assert!(text.contains("16 => :: core :: option :: Option :: Some (\"SOURCE_FILENAME\")"));
 
     let lazy = module(&file, "paramattr_block");
-    assert!(s(quote!(#(#lazy)*)).contains("Strategy :: Lazy"));
+    assert!(s(quote!(#(#lazy)*)).contains("DEFERRABLE : :: core :: primitive :: bool = true"));
     assert_eq!(enumm(lazy, "Record").variants.len(), 1);
+    // A numbered block: its table has an entry per code up to the largest.
+    let body = module(&file, "function_block");
+    let body = s(quote!(#(#body)*));
+    assert!(body.contains("pub static DEFINES : [:: bitcode_schema_runtime :: numbering :: Defines ; 4] = [:: bitcode_schema_runtime :: numbering :: Defines :: Nothing , :: bitcode_schema_runtime :: numbering :: Defines :: Nothing , :: bitcode_schema_runtime :: numbering :: Defines :: Nothing , :: bitcode_schema_runtime :: numbering :: Defines :: Value]"), "{body}");
 
     let top = s(&file);
     assert!(
         top.contains("8 => module_block :: Record :: decode (record , ctx) . map (AnyRecord :: ModuleBlock)"),
         "{top}"
     );
-    assert!(top.contains("12 => function_block :: STRATEGY"));
+    assert!(top.contains(":: core :: matches ! (block_id , 9 | 12)"), "{top}");
+    assert!(
+        top.contains(
+            "blocks : & [:: bitcode_schema_runtime :: numbering :: NumberedBlock { id : function_block :: ID"
+        ),
+        "{top}"
+    );
     let any = enumm(&file.items, "AnyRecord");
     let v: Vec<String> = any.variants.iter().map(|v| v.ident.to_string()).collect();
     assert_eq!(v, ["ModuleBlock", "ParamattrBlock", "FunctionBlock", "UnknownBlock"]);
@@ -883,11 +915,11 @@ fn broken() -> Schema {
     ));
     mb.records.push(layouts("PARTIAL", 33, vec![(5..9, vec![field("a", Kind::Bool)])]));
     mb.records.push(layouts("NOLAYOUT", 34, vec![]));
-    let mut b = block("MODULE_BLOCK", 8, Strategy::Eager, vec![]);
+    let mut b = block("MODULE_BLOCK", 8, false, vec![]);
     b.module_name = "module_block2".into();
     schema.blocks.push(b); // duplicate id
-    schema.blocks.push(block("UNKNOWN_BLOCK", 40, Strategy::Eager, vec![]));
-    let mut b = block("BAD", 41, Strategy::Eager, vec![]);
+    schema.blocks.push(block("UNKNOWN_BLOCK", 40, false, vec![]));
+    let mut b = block("BAD", 41, false, vec![]);
     b.module_name = "self".into();
     schema.blocks.push(b);
 

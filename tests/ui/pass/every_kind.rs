@@ -4,10 +4,11 @@ mod every_kind {
     bitcode_schema_derive::schema!("tests/schemas/every_kind.toml");
 }
 
-use bitcode_schema_runtime::decode::{Align, Array, BasicContext, Bytes, Strategy, TypeId, ValueId, ValueRef};
+use bitcode_schema_runtime::decode::{Align, Array, BasicContext, Bytes, TypeId, ValueId, ValueRef};
+use bitcode_schema_runtime::numbering::{Called, Defines, Numbers};
 use bitcode_schema_runtime::writer::StreamWriter;
 use bitcode_schema_runtime::{Bitstream, Entry};
-use every_kind::{body_block, header_block, AnyRecord, Attr, Color, Mode, Shape, Style};
+use every_kind::{body_block, code_block, header_block, AnyRecord, Attr, Color, Mode, Shape, Style};
 
 fn header(r: &header_block::Record<'_>) -> String {
     match r {
@@ -103,7 +104,31 @@ fn body(r: &body_block::Record<'_>) -> String {
 
 fn main() {
     assert_eq!(every_kind::FORMAT_NAME, "every_kind");
-    assert_eq!(every_kind::strategy(body_block::ID), Strategy::Lazy);
+    assert!(every_kind::deferrable(body_block::ID) && body_block::DEFERRABLE);
+    assert!(!every_kind::deferrable(header_block::ID) && !every_kind::deferrable(99));
+    // The numbered block: what each code defines, as a table and through NUMBERING.
+    let numbered = every_kind::NUMBERING.block(code_block::ID).unwrap();
+    assert_eq!((numbered.name, numbered.numbers, code_block::NUMBERS), ("CODE_BLOCK", Numbers::Values, Numbers::Values));
+    let names: Vec<&str> = (0..6).map(|code| code_block::defines(code).name()).collect();
+    assert_eq!(names, ["nothing", "value", "nothing", "nothing", "call_result", "nothing"]);
+    assert!(every_kind::NUMBERING.block(body_block::ID).is_none());
+    let Defines::CallResult(called) = numbered.defines(code_block::Call::CODE) else { panic!("CALL is a call result") };
+    // flags with explicit_type (bit 15), function type 3, callee 2 back from value 10; the
+    // arguments are not read.
+    let ops = [1 << 15, 3, 2, 99, 98];
+    let mut w = StreamWriter::new(every_kind::MAGIC);
+    w.enter_block(code_block::ID, 4).unwrap();
+    w.unabbreviated_record(code_block::Call::CODE, &ops).unwrap();
+    w.end_block().unwrap();
+    let bytes = w.finish().unwrap();
+    let stream = Bitstream::new(&bytes).unwrap();
+    let mut cursor = stream.cursor();
+    let _ = cursor.next_entry().unwrap();
+    let Some(Entry::Record(call)) = cursor.next_entry().unwrap() else { panic!("a record") };
+    let ctx = BasicContext::new().with_version(1).with_value_number(10);
+    let got: Called = called(&call, &ctx).unwrap();
+    assert_eq!(got, Called { function_type: Some(TypeId(3)), callee: ValueRef { id: ValueId(8), ty: None } });
+    assert_eq!(code_block::Call::called(&call, &ctx).unwrap(), got);
     assert_eq!(every_kind::block_name(8), Some(header_block::NAME));
     assert_eq!(every_kind::record_name(9, body_block::WordList::CODE), Some("WORDS"));
     assert_eq!(Color::try_from(2).map(Color::folded), Ok(Color::Green));
@@ -134,6 +159,7 @@ fn main() {
             Entry::Record(r) => seen.push(match every_kind::decode_record(block, &r, &mut ctx).unwrap() {
                 AnyRecord::HeaderBlock(h) => format!("{}: {}", h.name(), header(&h)),
                 AnyRecord::BodyBlock(b) => format!("{}: {}", b.name(), body(&b)),
+                AnyRecord::CodeBlock(c) => format!("{}", c.name()),
                 AnyRecord::UnknownBlock { block_id, .. } => format!("block {block_id}"),
             }),
         }
