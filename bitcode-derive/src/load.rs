@@ -500,24 +500,21 @@ impl Loader<'_> {
         let what = format!("enum {}", name.value);
         let t = self.table(table, name.span.clone(), what.clone(), ENUM_KEYS);
         let rust_name = self.rust_name(&t, upper_camel(&name.value));
-        let unknown = match self.string(&t, "unknown") {
-            None => UnknownPolicy::Error,
-            Some(s) => match s.value.as_str() {
-                "error" => UnknownPolicy::Error,
-                "keep" => UnknownPolicy::Keep,
-                "default" => match self.string(&t, "default") {
-                    Some(d) => UnknownPolicy::Default(d),
-                    None => {
-                        self.missing(&t, "default", "\"variant_name\"");
-                        UnknownPolicy::Error
-                    }
-                },
-                other => {
-                    let help = match nearest(other, &["error", "keep", "default"]) {
-                        Some(n) => format!("did you mean \"{n}\"?"),
-                        None => "use \"error\", \"keep\" or \"default\"".into(),
-                    };
-                    self.diags.error_with_help(s.span, format!("unknown policy \"{other}\" in {what}"), help);
+        /// The words of `unknown`.
+        #[derive(Clone, Copy)]
+        enum Policy {
+            Error,
+            Keep,
+            Default,
+        }
+        let policies = [("error", Policy::Error), ("keep", Policy::Keep), ("default", Policy::Default)];
+        let unknown = match self.word(&t, "unknown", "policy", &what, &policies).map(|p| p.value) {
+            None | Some(Policy::Error) => UnknownPolicy::Error,
+            Some(Policy::Keep) => UnknownPolicy::Keep,
+            Some(Policy::Default) => match self.string(&t, "default") {
+                Some(d) => UnknownPolicy::Default(d),
+                None => {
+                    self.missing(&t, "default", "\"variant_name\"");
                     UnknownPolicy::Error
                 }
             },
@@ -720,8 +717,13 @@ impl Loader<'_> {
         let help = "add `id = N`, the block's id (not 0: that is BLOCKINFO's)";
         let id = self.required_int(&t, "id", help, 0, u32::MAX as i128);
         let deferrable = self.boolean(&t, "deferrable").is_some_and(|b| b.value);
-        let numbers =
-            self.word(&t, "numbers", &what, &[("values", Numbers::Values), ("types", Numbers::Types)]);
+        let numbers = self.word(
+            &t,
+            "numbers",
+            "numbers",
+            &what,
+            &[("values", Numbers::Values), ("types", Numbers::Types)],
+        );
         let mut records: Vec<RecordDef> = self
             .named_tables(&t, "records", "record")
             .into_iter()
@@ -762,6 +764,7 @@ impl Loader<'_> {
         let defines = self
             .word(
                 &t,
+                "defines",
                 "defines",
                 &what,
                 &[
@@ -814,11 +817,13 @@ impl Loader<'_> {
         }
     }
 
-    /// The string at `key`, one of `words` (a diagnostic naming the nearest otherwise).
+    /// The string at `key`, one of `words`; otherwise a diagnostic (`unknown NOUN "..." in
+    /// WHAT`) naming the nearest word, and `None`.
     fn word<T: Copy>(
         &mut self,
         t: &Table<'_, '_>,
         key: &str,
+        noun: &str,
         what: &str,
         words: &[(&str, T)],
     ) -> Option<Spanned<T>> {
@@ -827,13 +832,16 @@ impl Loader<'_> {
             return Some(Spanned::new(*v, s.span));
         }
         let names: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
-        let help = match nearest(&s.value, &names) {
-            Some(n) => format!("did you mean \"{n}\"?"),
-            None => {
-                format!("use {}", names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", "))
+        let help = match (nearest(&s.value, &names), names.split_last()) {
+            (Some(n), _) => format!("did you mean \"{n}\"?"),
+            (None, Some((last, []))) => format!("use \"{last}\""),
+            (None, Some((last, rest))) => {
+                let rest: Vec<String> = rest.iter().map(|n| format!("\"{n}\"")).collect();
+                format!("use {} or \"{last}\"", rest.join(", "))
             }
+            (None, None) => String::new(),
         };
-        self.diags.error_with_help(s.span, format!("unknown {key} \"{}\" in {what}", s.value), help);
+        self.diags.error_with_help(s.span, format!("unknown {noun} \"{}\" in {what}", s.value), help);
         None
     }
 

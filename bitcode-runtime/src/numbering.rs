@@ -36,6 +36,16 @@ pub enum Defines {
 }
 
 impl Defines {
+    /// What a record of `code` defines by `table` (a block's `DEFINES`, indexed by code):
+    /// nothing for a code past its end.
+    #[inline]
+    pub fn of(table: &[Defines], code: u32) -> Defines {
+        match table.get(code as usize) {
+            Some(&d) => d,
+            None => Defines::Nothing,
+        }
+    }
+
     /// True for [`Defines::Value`].
     #[inline]
     pub fn is_value(self) -> bool {
@@ -80,10 +90,7 @@ impl NumberedBlock {
     /// What a record of `code` defines.
     #[inline]
     pub fn defines(&self, code: u32) -> Defines {
-        match self.defines.get(code as usize) {
-            Some(&d) => d,
-            None => Defines::Nothing,
-        }
+        Defines::of(self.defines, code)
     }
 }
 

@@ -73,15 +73,6 @@ struct BlockDefines {
     types: &'static [Defines],
 }
 
-/// What a record of `code` defines, by its block's table.
-#[inline]
-fn defines(table: &[Defines], code: u32) -> Defines {
-    match table.get(code as usize) {
-        Some(&d) => d,
-        None => Defines::Nothing,
-    }
-}
-
 impl Default for ValueNumbering {
     fn default() -> Self {
         Self::for_schema(&NUMBERING)
@@ -100,13 +91,18 @@ impl ValueNumbering {
     /// nothing.
     pub fn for_schema(numbering: &'static Numbering) -> Self {
         let table = |id: u32| numbering.block(id).map_or(&[][..], |b| b.defines);
+        Self::counting_with(BlockDefines {
+            module: table(module_block::ID),
+            function: table(function_block::ID),
+            constants: table(constants_block::ID),
+            types: table(type_block::ID),
+        })
+    }
+
+    /// A numbering for a new module with the tables `defines`.
+    fn counting_with(defines: BlockDefines) -> Self {
         ValueNumbering {
-            defines: BlockDefines {
-                module: table(module_block::ID),
-                function: table(function_block::ID),
-                constants: table(constants_block::ID),
-                types: table(type_block::ID),
-            },
+            defines,
             version: 0,
             types: Arc::default(),
             module_values: 0,
@@ -154,9 +150,7 @@ impl ValueNumbering {
     /// A block starts.
     pub fn enter_block(&mut self, block_id: u32) {
         match block_id {
-            module_block::ID => {
-                *self = ValueNumbering { defines: self.defines, ..Self::new() };
-            }
+            module_block::ID => *self = Self::counting_with(self.defines),
             function_block::ID => {
                 let body = self.functions.iter().skip(self.next_body).position(|f| f.has_body);
                 let function = body.and_then(|i| self.functions.get(self.next_body + i).copied());
@@ -194,12 +188,12 @@ impl ValueNumbering {
     pub fn record(&mut self, block_id: u32, record: &Record<'_, '_>) {
         self.last_call_params = None;
         match block_id {
-            function_block::ID => match defines(self.defines.function, record.code) {
+            function_block::ID => match Defines::of(self.defines.function, record.code) {
                 Defines::Value => self.define_value(),
                 Defines::CallResult(called) => self.call(called, record),
                 Defines::Nothing | Defines::Type => {}
             },
-            constants_block::ID => match defines(self.defines.constants, record.code) {
+            constants_block::ID => match Defines::of(self.defines.constants, record.code) {
                 Defines::Value => self.define_value(),
                 _ if record.code == constants_block::Settype::CODE => self.set_type(record),
                 _ => {}
@@ -239,7 +233,7 @@ impl ValueNumbering {
             self.version = typed.map_or(0, |v| v.version);
             return;
         }
-        if !defines(self.defines.module, record.code).is_value() {
+        if !Defines::of(self.defines.module, record.code).is_value() {
             return;
         }
         if record.code == module_block::Function::CODE {
@@ -260,7 +254,7 @@ impl ValueNumbering {
 
     #[inline(never)]
     fn type_record(&mut self, record: &Record<'_, '_>) {
-        if !matches!(defines(self.defines.types, record.code), Defines::Type) {
+        if !matches!(Defines::of(self.defines.types, record.code), Defines::Type) {
             return;
         }
         let info = match type_block::Record::decode(record, &mut self.context()) {

@@ -409,33 +409,31 @@ impl<'a> ModuleState<'a> {
 
 /// `values` sorted as `ll-symbols` sorts them.
 fn sorted(mut values: Vec<Symbol<'_>>) -> Vec<Symbol<'_>> {
-    {
-        // Sorted by kind and shown name. The kinds' derived order is their spellings'
-        // (alphabetical), and a UTF-8 name is shown as it is, so its bytes sort as its text;
-        // only a name that is not UTF-8 is escaped into a string of its own. The keys
-        // borrow the names, and their leading bytes settle most comparisons.
-        let escaped: Vec<(usize, String)> = values
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| !is_utf8(&s.name))
-            .map(|(i, s)| (i, display_bytes(&s.name)))
-            .collect();
-        let mut escaped_names = escaped.iter().peekable();
-        let mut keyed: Vec<(SymbolKind, u128, &[u8], usize)> = values
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let shown = match escaped_names.next_if(|(at, _)| *at == i) {
-                    Some((_, text)) => text.as_bytes(),
-                    None => &s.name,
-                };
-                (s.kind, leading_bytes(shown), shown, i)
-            })
-            .collect();
-        keyed.sort_unstable();
-        let mut order: Vec<usize> = keyed.into_iter().map(|(_, _, _, i)| i).collect();
-        apply_order(&mut values, &mut order);
-    }
+    // Sorted by kind and shown name. The kinds' derived order is their spellings'
+    // (alphabetical), and a UTF-8 name is shown as it is, so its bytes sort as its text;
+    // only a name that is not UTF-8 is escaped into a string of its own. The keys
+    // borrow the names, and their leading bytes settle most comparisons.
+    let escaped: Vec<(usize, String)> = values
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !is_utf8(&s.name))
+        .map(|(i, s)| (i, display_bytes(&s.name)))
+        .collect();
+    let mut escaped_names = escaped.iter().peekable();
+    let mut keyed: Vec<(SymbolKind, u128, &[u8], usize)> = values
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let shown = match escaped_names.next_if(|(at, _)| *at == i) {
+                Some((_, text)) => text.as_bytes(),
+                None => &s.name,
+            };
+            (s.kind, leading_bytes(shown), shown, i)
+        })
+        .collect();
+    keyed.sort_unstable();
+    let mut order: Vec<usize> = keyed.into_iter().map(|(_, _, _, i)| i).collect();
+    apply_order(&mut values, &mut order);
     values
 }
 

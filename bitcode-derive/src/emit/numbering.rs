@@ -22,7 +22,7 @@ impl<'s> Cx<'s> {
             b.records.iter().filter(|r| r.def.code.value <= MAX_NUMBERED_CODE).collect();
         let len = numbered.iter().map(|r| r.def.code.value as usize + 1).max().unwrap_or(0);
         let nothing = quote!(#rt::numbering::Defines::Nothing);
-        let mut table = vec![nothing.clone(); len];
+        let mut table = vec![nothing; len];
         for r in numbered {
             let rid = &r.ident;
             let entry = match r.def.defines.as_ref().map(|d| d.value) {
@@ -46,10 +46,7 @@ impl<'s> Cx<'s> {
             /// schema does not name).
             #[inline]
             pub fn defines(code: #u32_) -> #rt::numbering::Defines {
-                match DEFINES.get(code as ::core::primitive::usize) {
-                    ::core::option::Option::Some(&d) => d,
-                    ::core::option::Option::None => #nothing,
-                }
+                #rt::numbering::Defines::of(&DEFINES, code)
             }
         }
     }
@@ -78,6 +75,8 @@ impl<'s> Cx<'s> {
             })
             .collect();
         let read_in = |i: usize, head: &[Read<'_>]| head.iter().any(|read| read.slot == Some(i));
+        // Per slot: read by some layout's head; read by every one (else it may be absent).
+        let in_some: Vec<bool> = (0..slots.len()).map(|i| heads.iter().any(|h| read_in(i, h))).collect();
         let wrap: Vec<bool> = slots
             .iter()
             .enumerate()
@@ -87,7 +86,7 @@ impl<'s> Cx<'s> {
         let opt = option();
         let decls = slots.iter().enumerate().map(|(i, s)| {
             let fid = &s.ident;
-            if !heads.iter().any(|h| read_in(i, h)) {
+            if !in_some[i] {
                 return quote!(#fid: #opt<()>);
             }
             let ty = self.type_of(&s.kind, scope);
@@ -97,12 +96,9 @@ impl<'s> Cx<'s> {
                 quote!(#fid: #ty)
             }
         });
-        let lifetime = slots
-            .iter()
-            .enumerate()
-            .any(|(i, s)| heads.iter().any(|h| read_in(i, h)) && self.needs_lifetime(&s.kind));
-        let (head_params, head_args) =
-            if lifetime { (quote!(<'a>), quote!(<'a>)) } else { (TokenStream::new(), TokenStream::new()) };
+        let lifetime = slots.iter().zip(&in_some).any(|(s, &read)| read && self.needs_lifetime(&s.kind));
+        let (lt, rec_lt) =
+            if lifetime { (quote!(<'a>), quote!('a)) } else { (TokenStream::new(), quote!('_)) };
         let ctx = quote!(ctx);
         let bodies: Vec<TokenStream> = heads
             .iter()
@@ -128,7 +124,7 @@ impl<'s> Cx<'s> {
             _ => quote!(#rt::decode::ValueRef { id: head.#callee_id, ty: ::core::option::Option::None }),
         };
         let function_type = match find("function_type") {
-            Some(i) if heads.iter().any(|h| read_in(i, h)) => {
+            Some(i) if in_some[i] => {
                 let fid = &slots[i].ident;
                 if wrap[i] {
                     quote!(head.#fid)
@@ -139,8 +135,6 @@ impl<'s> Cx<'s> {
             _ => quote!(::core::option::Option::None),
         };
         let (block, rname) = (str_lit(block), str_lit(&r.def.name.value));
-        let rec_lt = if lifetime { quote!('a) } else { quote!('_) };
-        let fn_params = if lifetime { quote!(<'a>) } else { TokenStream::new() };
         quote! {
             /// The called function: the record's fields read up to its callee, without the
             /// arguments (how many of them are fixed parameters is what the function type
@@ -149,16 +143,16 @@ impl<'s> Cx<'s> {
             /// # Errors
             ///
             /// As [`decode`](Self::decode), for the fields up to the callee.
-            pub fn called #fn_params(
+            pub fn called #lt(
                 record: &#rt::Record<'_, #rec_lt>,
                 ctx: &dyn #rt::decode::DecodeContext,
             ) -> #rt::Result<#rt::numbering::Called> {
                 #[allow(dead_code)]
-                struct Head #head_params { #(#decls,)* }
+                struct Head #lt { #(#decls,)* }
                 static INFO: #rt::__private::RecordInfo =
                     #rt::__private::RecordInfo { block: #block, record: #rname };
                 let mut ops = #rt::__private::Operands::new(record, &INFO);
-                let head: Head #head_args = (|| -> #rt::Result<Head #head_args> { #body })()?;
+                let head: Head #lt = (|| -> #rt::Result<Head #lt> { #body })()?;
                 ::core::result::Result::Ok(#rt::numbering::Called { function_type: #function_type, callee: #callee })
             }
         }

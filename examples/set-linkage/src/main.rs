@@ -91,8 +91,9 @@ fn run(args: &Args) -> Result<String, String> {
             module_block::Record::Ifunc(i) => (&mut i.linkage, &mut i.visibility),
             _ => return false,
         };
+        let this = seen;
         seen += 1;
-        if seen - 1 != index {
+        if this != index {
             return false;
         }
         if let Some(l) = linkage {
