@@ -131,6 +131,16 @@ impl<'a> Source<'a> {
     }
 }
 
+/// The known word nearest to `word`, when it is near enough to be a likely typo.
+pub fn nearest<'k>(word: &str, known: &[&'k str]) -> Option<&'k str> {
+    known
+        .iter()
+        .map(|k| (strsim::damerau_levenshtein(word, k), *k))
+        .filter(|(d, k)| *d <= (k.len().max(word.len()) / 3).max(1) + usize::from(k.len() > 6))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

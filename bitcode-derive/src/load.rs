@@ -6,10 +6,9 @@
 use toml::de::{DeArray, DeTable, DeValue};
 use toml::Spanned as TomlSpanned;
 
-use crate::diag::Diagnostics;
+use crate::diag::{nearest, Diagnostics};
 use crate::model::*;
-use crate::names::{is_keyword, snake, upper_camel};
-use crate::validate::is_rust_ident;
+use crate::names::{is_keyword, is_rust_ident, snake, upper_camel};
 
 type Value<'i> = TomlSpanned<DeValue<'i>>;
 
@@ -153,16 +152,6 @@ pub const KINDS: &[&str] = &[
     "constant_range",
     "call_args",
 ];
-
-/// The known word nearest to `word`, when it is near enough to be a likely typo.
-pub fn nearest<'k>(word: &str, known: &[&'k str]) -> Option<&'k str> {
-    known
-        .iter()
-        .map(|k| (strsim::damerau_levenshtein(word, k), *k))
-        .filter(|(d, k)| *d <= (k.len().max(word.len()) / 3).max(1) + usize::from(k.len() > 6))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
-}
 
 fn type_name(v: &DeValue<'_>) -> &'static str {
     match v {

@@ -89,6 +89,13 @@ pub fn is_valid_ident(name: &str) -> bool {
     bare != "_" && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
 }
 
+/// True when `name` can name a generated item: a valid identifier (`r#` allowed) that is
+/// no keyword without a raw form (`self`, `Self`, `super`, `crate`).
+pub fn is_rust_ident(name: &str) -> bool {
+    let bare = name.strip_prefix("r#").unwrap_or(name);
+    is_valid_ident(name) && !matches!(bare, "self" | "Self" | "super" | "crate")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,10 +5,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::diag::Diagnostics;
-use crate::load::nearest;
+use crate::diag::{nearest, Diagnostics};
 use crate::model::*;
-use crate::names::is_valid_ident;
+use crate::names::is_rust_ident;
 
 /// Names the generated code defines itself at the top level of the expansion.
 const RESERVED_TYPES: &[&str] = &["AnyRecord"];
@@ -320,13 +319,6 @@ fn check_condition(
         );
         f.presence = Presence::Required;
     }
-}
-
-/// True when `name` can name a generated item: a valid identifier (`r#` allowed) that is
-/// no keyword without a raw form (`self`, `Self`, `super`, `crate`).
-pub fn is_rust_ident(name: &str) -> bool {
-    let bare = name.strip_prefix("r#").unwrap_or(name);
-    is_valid_ident(name) && !matches!(bare, "self" | "Self" | "super" | "crate")
 }
 
 /// A code for an item whose own code is missing, invalid or taken (reported already): the
