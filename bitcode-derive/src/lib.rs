@@ -7,18 +7,21 @@
 //! }
 //! ```
 //!
-//! The pipeline: `load` (TOML with spans → model, key and type checks) → `validate`
-//! (references, duplicates, order, names; repairs what it reports) → `emit` (model →
-//! Rust). Every mistake becomes a `compile_error!` that names `file:line:column` in the
+//! The pipeline: `load` (TOML with spans → model, key and type checks, the kinds read
+//! through the one table of `kinds`) → `validate` (references, duplicates, order, names;
+//! repairs what it reports; hands over the resolved model of `resolve`) → `emit`
+//! (resolved model → Rust). Every mistake becomes a `compile_error!` that names `file:line:column` in the
 //! schema, shows the line, and points at the macro's path argument; all of them come out
 //! in one build, next to a skeleton of everything that was valid.
 #![warn(missing_docs)]
 
 mod diag;
 mod emit;
+mod kinds;
 mod load;
 mod model;
 mod names;
+mod resolve;
 mod validate;
 
 use std::path::PathBuf;
@@ -67,8 +70,8 @@ fn expand(input: TokenStream) -> TokenStream {
     let source = diag::Source::new(&relative, &text);
     let mut diags = diag::Diagnostics::new();
     let mut schema = load::load(&text, &mut diags);
-    validate::validate(&mut schema, &mut diags);
-    let items = emit::emit(&schema, &runtime_path(), &path.display().to_string());
+    let model = validate::validate(&mut schema, &mut diags);
+    let items = emit::emit(&model, &runtime_path(), &path.display().to_string());
     let errors = diags.sorted().into_iter().map(|d| {
         let msg = source.render(d);
         quote_spanned!(lit.span()=> ::core::compile_error!(#msg);)
@@ -116,8 +119,8 @@ mod pipeline_tests {
         let source = crate::diag::Source::new("inline.toml", text);
         let mut diags = crate::diag::Diagnostics::new();
         let mut schema = crate::load::load(text, &mut diags);
-        crate::validate::validate(&mut schema, &mut diags);
-        let tokens = crate::emit::emit(&schema, &quote::quote!(::bitcode_schema_runtime), "/abs/inline.toml");
+        let model = crate::validate::validate(&mut schema, &mut diags);
+        let tokens = crate::emit::emit(&model, &quote::quote!(::bitcode_schema_runtime), "/abs/inline.toml");
         let rendered = diags.sorted().into_iter().map(|d| source.render(d)).collect();
         (syn::parse2(tokens).expect("the expansion parses as Rust"), rendered)
     }
@@ -192,9 +195,9 @@ mod expansion_report {
             let mut diags = crate::diag::Diagnostics::new();
             let mut schema = crate::load::load(&text, &mut diags);
             let loaded = start.elapsed();
-            crate::validate::validate(&mut schema, &mut diags);
+            let model = crate::validate::validate(&mut schema, &mut diags);
             let validated = start.elapsed();
-            let tokens = crate::emit::emit(&schema, &quote::quote!(::bitcode_schema_runtime), "schema.toml");
+            let tokens = crate::emit::emit(&model, &quote::quote!(::bitcode_schema_runtime), "schema.toml");
             let emitted = start.elapsed();
             let file: syn::File = syn::parse2(tokens).unwrap();
             let generated = prettyplease::unparse(&file);
@@ -281,9 +284,9 @@ mod generated_code_lints {
             let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("schema").to_string();
             let mut diags = crate::diag::Diagnostics::new();
             let mut parsed = crate::load::load(&text, &mut diags);
-            crate::validate::validate(&mut parsed, &mut diags);
+            let model = crate::validate::validate(&mut parsed, &mut diags);
             let toml_name = format!("{name}.toml");
-            let tokens = crate::emit::emit(&parsed, &quote::quote!(::bitcode_schema_runtime), &toml_name);
+            let tokens = crate::emit::emit(&model, &quote::quote!(::bitcode_schema_runtime), &toml_name);
             let file: syn::File = syn::parse2(tokens).map_err(std::io::Error::other)?;
             std::fs::write(dir.join("src").join(format!("{name}.rs")), prettyplease::unparse(&file))?;
             std::fs::write(dir.join("src").join(&toml_name), text)?;

@@ -7,6 +7,7 @@ use toml::de::{DeArray, DeTable, DeValue};
 use toml::Spanned as TomlSpanned;
 
 use crate::diag::{nearest, Diagnostics};
+use crate::kinds::{self, Place, Takes};
 use crate::model::*;
 use crate::names::{is_keyword, is_rust_ident, snake, upper_camel};
 
@@ -123,34 +124,6 @@ const FIELD_KEYS: &[&str] = &[
     "versions",
     "count",
     "width",
-];
-
-/// The field kinds, as written in `kind = "..."`.
-pub const KINDS: &[&str] = &[
-    "u8",
-    "u16",
-    "u32",
-    "u64",
-    "bool",
-    "signed",
-    "enum",
-    "flags",
-    "value",
-    "relative",
-    "signed_relative",
-    "value_type",
-    "type",
-    "optional_index",
-    "align",
-    "string",
-    "cstring",
-    "blob",
-    "array",
-    "counted_array",
-    "group",
-    "struct",
-    "constant_range",
-    "call_args",
 ];
 
 fn type_name(v: &DeValue<'_>) -> &'static str {
@@ -936,7 +909,6 @@ impl Loader<'_> {
                     None
                 }
             });
-            let count = self.string(&ft, "count");
             out.push(Field {
                 rust_name: self.rust_name(&ft, snake(&name.value)),
                 doc: self.doc(&ft),
@@ -945,7 +917,6 @@ impl Loader<'_> {
                 presence,
                 condition,
                 versions,
-                count,
             });
         }
         out
@@ -955,129 +926,83 @@ impl Loader<'_> {
     /// the `of` of an array.
     fn kind(&mut self, t: &Table<'_, '_>, k: &Spanned<String>, element: bool) -> Spanned<Kind> {
         let span = k.span.clone();
+        let invalid = Spanned::new(Kind::Invalid, span.clone());
+        let Some(spelling) = kinds::spelling(&k.value) else {
+            let words = kinds::words();
+            let help = match nearest(&k.value, &words) {
+                Some(n) => format!("did you mean `{n}`?"),
+                None => format!("the kinds are: {}", words.join(", ")),
+            };
+            let which = if element { "element kind" } else { "kind" };
+            self.diags.error_with_help(span, format!("unknown {which} `{}` in {}", k.value, t.what), help);
+            return invalid;
+        };
+        if spelling.place == Place::Element && !element {
+            self.diags.error_with_help(
+                span,
+                format!("kind `{}` of {} is an array element", k.value, t.what),
+                format!("write `kind = \"array\", of = \"{0}\", {0} = \"Name\"` (or counted_array)", k.value),
+            );
+            return invalid;
+        }
         let param = |this: &mut Self, key: &str, example: &str| -> Option<Spanned<String>> {
             let v = this.string(t, key);
             if v.is_none() && t.get(key).is_none() {
                 this.diags.error_with_help(
                     span.clone(),
                     format!("kind `{}` of {} needs `{key}`", k.value, t.what),
-                    format!("add `{key} = {example}`"),
+                    format!("add `{key} = \"{example}\"`"),
                 );
             }
             v
         };
-        let kind = match k.value.as_str() {
-            "u8" => Kind::Unsigned(8),
-            "u16" => Kind::Unsigned(16),
-            "u32" => Kind::Unsigned(32),
-            "u64" => Kind::Unsigned(64),
-            "bool" => Kind::Bool,
-            "signed" => Kind::Signed,
-            "enum" => param(self, "enum", "\"EnumName\"").map_or(Kind::Invalid, Kind::Enum),
-            "flags" => param(self, "flags", "\"FlagsName\"").map_or(Kind::Invalid, Kind::Flags),
-            "value" => Kind::Value,
-            "relative" => Kind::Relative,
-            "signed_relative" => Kind::SignedRelative,
-            "value_type" => Kind::ValueType,
-            "type" => Kind::Type,
-            "optional_index" => Kind::OptionalIndex,
-            "align" => Kind::Align,
-            "string" => Kind::String,
-            "cstring" => Kind::CString,
-            "blob" => Kind::Blob,
-            "group" => param(self, "group", "\"GroupName\"").map_or(Kind::Invalid, Kind::Group),
-            "struct" if element => {
-                param(self, "struct", "\"StructName\"").map_or(Kind::Invalid, Kind::Struct)
+        let kind = match spelling.takes {
+            Takes::Nothing => Kind::plain(spelling.word),
+            Takes::Name { key, example } => {
+                param(self, key, example).and_then(|n| Kind::named(spelling.word, n))
             }
-            "constant_range" => {
-                param(self, "width", "\"bit_width\"").map_or(Kind::Invalid, Kind::ConstantRange)
-            }
-            "call_args" if !element => Kind::CallArgs,
-            "struct" => {
-                self.diags.error_with_help(
-                    span.clone(),
-                    format!("kind `struct` of {} is an array element", t.what),
-                    "write `kind = \"array\", of = \"struct\", struct = \"Name\"` (or counted_array)",
-                );
-                Kind::Invalid
-            }
-            "array" | "counted_array" if !element => match param(self, "of", "\"u64\"") {
-                Some(of) => {
-                    let inner = self.kind(t, &of, true);
-                    let allowed = !matches!(
-                        inner.value,
-                        Kind::String
-                            | Kind::Blob
-                            | Kind::Array(_)
-                            | Kind::CountedArray(_)
-                            | Kind::Group(_)
-                            | Kind::CallArgs
+            Takes::Element { .. } => param(self, "of", "u64").and_then(|of| {
+                if kinds::spelling(&of.value).is_some_and(|s| s.place == Place::Field) {
+                    self.diags.error_with_help(
+                        of.span.clone(),
+                        format!("`of` of {} cannot be `{}`", t.what, of.value),
+                        "array elements are one-operand kinds, value_type, cstring or struct",
                     );
-                    if !allowed {
-                        self.diags.error_with_help(
-                            of.span.clone(),
-                            format!("`of` of {} cannot be `{}`", t.what, of.value),
-                            "array elements are one-operand kinds, value_type, cstring or struct",
-                        );
-                        Kind::Invalid
-                    } else if k.value == "array" {
-                        Kind::Array(Box::new(inner))
-                    } else {
-                        Kind::CountedArray(Box::new(inner))
-                    }
+                    return None;
                 }
-                None => Kind::Invalid,
-            },
-            other => {
-                let help = match nearest(other, KINDS) {
-                    Some(n) => format!("did you mean `{n}`?"),
-                    None => format!("the kinds are: {}", KINDS.join(", ")),
-                };
-                let msg = if element {
-                    format!("unknown element kind `{other}` in {}", t.what)
-                } else {
-                    format!("unknown kind `{other}` in {}", t.what)
-                };
-                self.diags.error_with_help(span.clone(), msg, help);
-                Kind::Invalid
-            }
+                let element = Box::new(self.kind(t, &of, true));
+                Kind::of(spelling.word, element, self.string(t, "count"))
+            }),
         };
-        Spanned::new(kind, span)
+        Spanned::new(kind.unwrap_or(Kind::Invalid), span)
     }
 
-    /// Reports `enum`/`flags`/`group`/`of` given to a kind that does not use them.
+    /// Reports a parameter (`enum`, `of`, `count`, ...) given to a kind that does not use it.
     fn check_kind_parameters(&mut self, t: &Table<'_, '_>, kind: &Spanned<Kind>) {
-        let uses = |key: &str| -> bool {
-            let k = match &kind.value {
-                Kind::Array(inner) | Kind::CountedArray(inner) => {
-                    if key == "of" {
-                        return true;
-                    }
-                    &inner.value
-                }
-                k => k,
-            };
-            matches!(
-                (key, k),
-                ("enum", Kind::Enum(_))
-                    | ("flags", Kind::Flags(_))
-                    | ("group", Kind::Group(_))
-                    | ("struct", Kind::Struct(_))
-                    | ("width", Kind::ConstantRange(_))
-            )
-        };
         if matches!(kind.value, Kind::Invalid) {
             return;
         }
-        if let (Some(v), false) = (t.get("count"), matches!(kind.value, Kind::CountedArray(_))) {
-            self.diags
-                .error(v.span(), format!("`count` applies to kind `counted_array` only, in {}", t.what));
+        // The keys the kind and its element use.
+        let mut used = kind.value.spelling().map(|s| s.takes.keys()).unwrap_or_default();
+        if let Kind::Array(element) | Kind::CountedArray(element, _) = &kind.value {
+            used.extend(element.value.spelling().map(|s| s.takes.keys()).unwrap_or_default());
         }
-        for key in ["enum", "flags", "group", "struct", "width", "of"] {
-            if let Some(v) = t.get(key) {
-                if !uses(key) {
-                    self.diags.error(v.span(), format!("`{key}` does not apply to the kind of {}", t.what));
+        let mut checked = Vec::new();
+        for spelling in kinds::SPELLINGS {
+            for key in spelling.takes.keys() {
+                if checked.contains(&key) {
+                    continue;
                 }
+                checked.push(key);
+                let Some(v) = t.get(key).filter(|_| !used.contains(&key)) else { continue };
+                let msg = match spelling.takes {
+                    // `count` belongs to one kind: name it.
+                    Takes::Element { counted: true } if key == "count" => {
+                        format!("`count` applies to kind `{}` only, in {}", spelling.word, t.what)
+                    }
+                    _ => format!("`{key}` does not apply to the kind of {}", t.what),
+                };
+                self.diags.error(v.span(), msg);
             }
         }
     }

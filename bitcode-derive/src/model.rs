@@ -7,6 +7,8 @@
 
 use std::ops::Range;
 
+pub use crate::kinds::Kind;
+
 /// A byte range in the schema file.
 pub type Span = Range<usize>;
 
@@ -257,9 +259,6 @@ pub struct Field {
     pub condition: Option<Spanned<Condition>>,
     /// `versions`: the field is there only in these format versions, `[start, end)`.
     pub versions: Option<Spanned<Range<u64>>>,
-    /// `count` of a `counted_array`: the element count is this earlier field's value
-    /// instead of the next operand.
-    pub count: Option<Spanned<String>>,
 }
 
 /// `present_if = "FIELD"` (an earlier `bool` field) or `"FIELD.FLAG"` (a one-bit flag of an
@@ -293,73 +292,4 @@ pub enum DefaultValue {
     Bool(bool),
     /// A variant name (`enum`).
     Variant(String),
-}
-
-/// What a field's operands mean.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Kind {
-    /// `u8`, `u16`, `u32`, `u64`: an unsigned value of that many bits.
-    Unsigned(u8),
-    /// `bool`.
-    Bool,
-    /// `signed`: signed VBR.
-    Signed,
-    /// `enum` with `enum = NAME`.
-    Enum(Spanned<String>),
-    /// `flags` with `flags = NAME`.
-    Flags(Spanned<String>),
-    /// `value`: an absolute value id.
-    Value,
-    /// `relative`: a relative value id.
-    Relative,
-    /// `signed_relative`: a signed relative value id.
-    SignedRelative,
-    /// `value_type`: a relative value id, then a type id for a forward reference.
-    ValueType,
-    /// `type`: a type id.
-    Type,
-    /// `optional_index`: 1-based, 0 = none.
-    OptionalIndex,
-    /// `align`: log2 + 1, 0 = none.
-    Align,
-    /// `string`: the rest of the operands as bytes, or the blob.
-    String,
-    /// `cstring`: bytes up to a 0.
-    CString,
-    /// `blob`: the record's blob.
-    Blob,
-    /// `array` with `of = KIND`: elements until the operands run out.
-    Array(Box<Spanned<Kind>>),
-    /// `counted_array` with `of = KIND`: a count, then that many elements.
-    CountedArray(Box<Spanned<Kind>>),
-    /// `group` with `group = NAME`: groups until the operands run out.
-    Group(Spanned<String>),
-    /// `struct` with `struct = NAME`, as the element of an array: that struct's fields.
-    Struct(Spanned<String>),
-    /// `constant_range` with `width = FIELD`: LLVM's encoding of a range of integers of the
-    /// bit width an earlier field gives.
-    ConstantRange(Spanned<String>),
-    /// `call_args`: a call's arguments, fixed parameters then variadic value-type pairs (the
-    /// decode context knows how many parameters the called function has).
-    CallArgs,
-    /// A kind that could not be understood (a diagnostic was reported); emitted as a raw
-    /// `u64` so that the rest of the schema still compiles.
-    Invalid,
-}
-
-impl Kind {
-    /// True for kinds that take every remaining operand, so no field may follow.
-    pub fn takes_rest(&self) -> bool {
-        match self {
-            // An array of structs takes whole elements only: fields after it read the rest.
-            Kind::Array(inner) => !matches!(inner.value, Kind::Struct(_)),
-            Kind::String | Kind::Group(_) | Kind::CallArgs => true,
-            _ => false,
-        }
-    }
-
-    /// True for kinds that read no operand (`blob`).
-    pub fn takes_no_operand(&self) -> bool {
-        matches!(self, Kind::Blob)
-    }
 }

@@ -2,6 +2,8 @@
 //! modules and fields; keywords become raw identifiers (or get a trailing `_` where Rust
 //! allows no raw form).
 
+use proc_macro2::{Ident, Span};
+
 /// Splits a schema name into lower-case words at `_`, `-`, and lower-to-upper case steps.
 fn words(name: &str) -> Vec<String> {
     let mut words = Vec::new();
@@ -96,6 +98,30 @@ pub fn is_rust_ident(name: &str) -> bool {
     is_valid_ident(name) && !matches!(bare, "self" | "Self" | "super" | "crate")
 }
 
+/// The identifier for a Rust name (`r#type` or a keyword becomes a raw identifier), or
+/// `None` when the name cannot be one. Never panics.
+pub fn ident(name: &str) -> Option<Ident> {
+    let (raw, bare) = match name.strip_prefix("r#") {
+        Some(bare) => (true, bare),
+        None => (false, name),
+    };
+    let mut chars = bare.chars();
+    let first_ok = matches!(chars.next(), Some(c) if c == '_' || c.is_ascii_alphabetic());
+    if !first_ok || !chars.all(|c| c == '_' || c.is_ascii_alphanumeric()) || NOT_RAW.contains(&bare) {
+        return None;
+    }
+    if raw || is_keyword(bare) {
+        Some(Ident::new_raw(bare, Span::call_site()))
+    } else {
+        Some(Ident::new(bare, Span::call_site()))
+    }
+}
+
+/// The identifier as written in Rust, for comparing names.
+pub fn ident_key(id: &Ident) -> String {
+    id.to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,5 +148,18 @@ mod tests {
         assert!(!is_valid_ident(""));
         assert!(!is_valid_ident("_"));
         assert!(!is_valid_ident(&snake("a+b")));
+    }
+
+    #[test]
+    fn raw_and_keyword_names_become_identifiers() {
+        assert_eq!(ident("r#type").unwrap().to_string(), "r#type");
+        assert_eq!(ident("type").unwrap().to_string(), "r#type");
+        assert_eq!(ident("gen").unwrap().to_string(), "r#gen");
+        assert_eq!(ident("foo_1").unwrap().to_string(), "foo_1");
+        for bad in
+            ["", "_", "1x", "a-b", "r#", "r#self", "self", "Self", "super", "crate", "r#r#x", "é", "a b"]
+        {
+            assert!(ident(bad).is_none(), "{bad}");
+        }
     }
 }

@@ -1,13 +1,15 @@
 //! Validation: what no single table can check on its own — duplicates, references between
 //! tables, field order, Rust names, bit ranges, version layouts, defaults. Each mistake is
 //! reported and repaired (the offending piece dropped or replaced by a placeholder), so
-//! the emitter always gets a model it can turn into valid Rust.
+//! the emitter always gets a model it can turn into valid Rust: the resolved model
+//! (`resolve.rs`) that [`validate`] returns.
 
 use std::collections::{HashMap, HashSet};
 
 use crate::diag::{nearest, Diagnostics};
 use crate::model::*;
 use crate::names::is_rust_ident;
+use crate::resolve::Resolved;
 
 /// Names the generated code defines itself at the top level of the expansion.
 const RESERVED_TYPES: &[&str] = &["AnyRecord"];
@@ -15,7 +17,7 @@ const RESERVED_TYPES: &[&str] = &["AnyRecord"];
 const RESERVED_RECORDS: &[&str] = &["Record", "Unknown"];
 
 /// Checks `schema`, reporting into `diags` and repairing what is wrong.
-pub fn validate(schema: &mut Schema, diags: &mut Diagnostics) {
+pub fn validate<'s>(schema: &'s mut Schema, diags: &mut Diagnostics) -> Resolved<'s> {
     check_type_names(schema, diags);
     for e in &mut schema.enums {
         check_enum(e, diags);
@@ -48,6 +50,7 @@ pub fn validate(schema: &mut Schema, diags: &mut Diagnostics) {
         }
         check_numbering(b, diags);
     }
+    Resolved::new(schema)
 }
 
 /// The largest record code a numbered block may hold: its generated table of what each code
@@ -136,7 +139,7 @@ fn call_result_problem(r: &RecordDef) -> Option<String> {
         match layout.fields.iter().find(|f| f.name.value == "callee") {
             None => return Some(format!("{which} has no `callee` field")),
             Some(f) if !matches!(f.kind.value, Kind::ValueType | Kind::Relative | Kind::Value) => {
-                return Some(format!("its `callee` is a `{}` field, not a value", kind_name(&f.kind.value)))
+                return Some(format!("its `callee` is a `{}` field, not a value", f.kind.value.word()))
             }
             Some(f)
                 if !matches!(f.presence, Presence::Required)
@@ -149,10 +152,7 @@ fn call_result_problem(r: &RecordDef) -> Option<String> {
         }
         if let Some(f) = layout.fields.iter().find(|f| f.name.value == "function_type") {
             if !matches!(f.kind.value, Kind::Type) {
-                return Some(format!(
-                    "its `function_type` is a `{}` field, not a type",
-                    kind_name(&f.kind.value)
-                ));
+                return Some(format!("its `function_type` is a `{}` field, not a type", f.kind.value.word()));
             }
         }
     }
@@ -184,7 +184,7 @@ fn check_struct(st: &mut StructDef, refs: &Refs<'_>, diags: &mut Diagnostics) {
         {
             diags.error_with_help(
                 f.kind.span.clone(),
-                format!("{fwhat} cannot be of kind `{}` in a struct", kind_name(&f.kind.value)),
+                format!("{fwhat} cannot be of kind `{}` in a struct", f.kind.value.word()),
                 "a struct is repeated as an array element: its fields are fixed operands",
             );
             f.kind.value = Kind::Invalid;
@@ -214,7 +214,7 @@ fn check_field_refs(f: &mut Field, earlier: &[(String, Kind, bool)], what: &str,
             }
             Some((_, Kind::Unsigned(_) | Kind::Invalid, true)) => None,
             Some((_, k, true)) => {
-                Some(format!("`{key}` of {what} names `{}`, of kind `{}`", name.value, kind_name(k)))
+                Some(format!("`{key}` of {what} names `{}`, of kind `{}`", name.value, k.word()))
             }
         };
         match problem {
@@ -229,15 +229,14 @@ fn check_field_refs(f: &mut Field, earlier: &[(String, Kind, bool)], what: &str,
             None => true,
         }
     };
-    if let Some(count) = f.count.clone() {
-        if !check(&count, "count") {
-            f.count = None;
+    if let Kind::CountedArray(_, Some(count)) = &f.kind.value {
+        if !check(&count.clone(), "count") {
             f.kind.value = Kind::Invalid;
         }
     }
     let width = match &f.kind.value {
         Kind::ConstantRange(w) => Some(w.clone()),
-        Kind::Array(inner) | Kind::CountedArray(inner) => match &inner.value {
+        Kind::Array(inner) | Kind::CountedArray(inner, _) => match &inner.value {
             Kind::ConstantRange(w) => Some(w.clone()),
             _ => None,
         },
@@ -304,7 +303,7 @@ fn check_condition(
         },
         Some((_, Kind::Invalid, _)) => None,
         Some((_, k, _)) => Some((
-            format!("`present_if` of {what} names `{}`, of kind `{}`", c.value.field, kind_name(k)),
+            format!("`present_if` of {what} names `{}`, of kind `{}`", c.value.field, k.word()),
             "a condition reads a `bool` field or a one-bit flag of a `flags` field".to_string(),
         )),
     };
@@ -966,7 +965,7 @@ fn check_references(kind: &mut Spanned<Kind>, refs: &Refs<'_>, diags: &mut Diagn
                 false
             }
         }
-        Kind::Array(inner) | Kind::CountedArray(inner) => {
+        Kind::Array(inner) | Kind::CountedArray(inner, _) => {
             check_references(inner, refs, diags);
             true
         }
@@ -988,11 +987,11 @@ fn check_presence(f: &mut Field, what: &str, refs: &Refs<'_>, diags: &mut Diagno
     let int = |lo: i128, hi: i128| match &d.value {
         DefaultValue::Int(n) if (lo..=hi).contains(n) => Ok(()),
         DefaultValue::Int(n) => Err((
-            format!("`default` of {what} is {n}, out of range for kind `{}` ({lo} to {hi})", kind_name(kind)),
+            format!("`default` of {what} is {n}, out of range for kind `{}` ({lo} to {hi})", kind.word()),
             format!("give an integer from {lo} to {hi}"),
         )),
         _ => Err((
-            format!("`default` of {what} is {shown}, but the field is of kind `{}`", kind_name(kind)),
+            format!("`default` of {what} is {shown}, but the field is of kind `{}`", kind.word()),
             format!("give an integer from {lo} to {hi}"),
         )),
     };
@@ -1025,12 +1024,12 @@ fn check_presence(f: &mut Field, what: &str, refs: &Refs<'_>, diags: &mut Diagno
         | Kind::CString
         | Kind::Blob
         | Kind::Array(_)
-        | Kind::CountedArray(_)
+        | Kind::CountedArray(..)
         | Kind::Group(_)
         | Kind::Struct(_)
         | Kind::ConstantRange(_)
         | Kind::CallArgs => Err((
-            format!("{what} has a `default`, which kind `{}` cannot have", kind_name(kind)),
+            format!("{what} has a `default`, which kind `{}` cannot have", kind.word()),
             "make it `optional = true` instead".to_string(),
         )),
     };
@@ -1117,37 +1116,6 @@ fn flags_default(
     Ok(())
 }
 
-/// The schema spelling of a kind.
-fn kind_name(k: &Kind) -> &'static str {
-    match k {
-        Kind::Unsigned(8) => "u8",
-        Kind::Unsigned(16) => "u16",
-        Kind::Unsigned(32) => "u32",
-        Kind::Unsigned(_) => "u64",
-        Kind::Bool => "bool",
-        Kind::Signed => "signed",
-        Kind::Enum(_) => "enum",
-        Kind::Flags(_) => "flags",
-        Kind::Value => "value",
-        Kind::Relative => "relative",
-        Kind::SignedRelative => "signed_relative",
-        Kind::ValueType => "value_type",
-        Kind::Type => "type",
-        Kind::OptionalIndex => "optional_index",
-        Kind::Align => "align",
-        Kind::String => "string",
-        Kind::CString => "cstring",
-        Kind::Blob => "blob",
-        Kind::Array(_) => "array",
-        Kind::CountedArray(_) => "counted_array",
-        Kind::Group(_) => "group",
-        Kind::Struct(_) => "struct",
-        Kind::ConstantRange(_) => "constant_range",
-        Kind::CallArgs => "call_args",
-        Kind::Invalid => "?",
-    }
-}
-
 impl Kind {
     /// The kind with every span cleared, for comparing kinds written in two places.
     fn clone_without_spans(&self) -> Kind {
@@ -1159,9 +1127,10 @@ impl Kind {
             Kind::Struct(s) => Kind::Struct(strip(s)),
             Kind::ConstantRange(s) => Kind::ConstantRange(strip(s)),
             Kind::Array(k) => Kind::Array(Box::new(Spanned::new(k.value.clone_without_spans(), 0..0))),
-            Kind::CountedArray(k) => {
-                Kind::CountedArray(Box::new(Spanned::new(k.value.clone_without_spans(), 0..0)))
-            }
+            Kind::CountedArray(k, count) => Kind::CountedArray(
+                Box::new(Spanned::new(k.value.clone_without_spans(), 0..0)),
+                count.as_ref().map(strip),
+            ),
             other => other.clone(),
         }
     }

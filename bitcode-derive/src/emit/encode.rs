@@ -25,7 +25,7 @@ impl<'s> Cx<'s> {
     /// expression.
     pub(super) fn write_value(
         &self,
-        k: &RKind,
+        k: &ResolvedKind,
         name: &str,
         x: &TokenStream,
         scope: &Scope,
@@ -37,46 +37,46 @@ impl<'s> Cx<'s> {
             refs.iter().rev().find(|(f, _)| *f == field).map_or_else(|| quote!(0u64), |(_, e)| e.clone())
         };
         match k {
-            RKind::Unsigned(_) => quote!(out.uint(*#x);),
-            RKind::Bool => quote!(out.boolean(*#x);),
-            RKind::Signed => quote!(out.signed(*#x);),
-            RKind::Enum(_) => quote!(out.enumeration(*#x);),
-            RKind::Flags(_) => quote!(out.flags(#x);),
-            RKind::Value => quote!(out.value(*#x);),
-            RKind::Relative => quote!(out.relative(*#x, ctx);),
-            RKind::SignedRelative => quote!(out.signed_relative(*#x, ctx);),
-            RKind::ValueType => quote!(out.value_type(#n, #x, ctx)?;),
-            RKind::Type => quote!(out.type_id(*#x);),
-            RKind::OptionalIndex => quote!(out.optional_index(*#x);),
-            RKind::Align => quote!(out.align(*#x);),
-            RKind::String => quote!(out.string(#x);),
-            RKind::CString => quote!(out.cstring(#n, #x)?;),
-            RKind::Blob => quote!(out.blob(*#x);),
-            RKind::Raw => quote!(out.raw(*#x);),
-            RKind::Array(e) => {
-                let each = self.write_value(e, name, &quote!(element), scope, refs);
+            Kind::Unsigned(_) => quote!(out.uint(*#x);),
+            Kind::Bool => quote!(out.boolean(*#x);),
+            Kind::Signed => quote!(out.signed(*#x);),
+            Kind::Enum(_) => quote!(out.enumeration(*#x);),
+            Kind::Flags(_) => quote!(out.flags(#x);),
+            Kind::Value => quote!(out.value(*#x);),
+            Kind::Relative => quote!(out.relative(*#x, ctx);),
+            Kind::SignedRelative => quote!(out.signed_relative(*#x, ctx);),
+            Kind::ValueType => quote!(out.value_type(#n, #x, ctx)?;),
+            Kind::Type => quote!(out.type_id(*#x);),
+            Kind::OptionalIndex => quote!(out.optional_index(*#x);),
+            Kind::Align => quote!(out.align(*#x);),
+            Kind::String => quote!(out.string(#x);),
+            Kind::CString => quote!(out.cstring(#n, #x)?;),
+            Kind::Blob => quote!(out.blob(*#x);),
+            Kind::Invalid => quote!(out.raw(*#x);),
+            Kind::Array(e) => {
+                let each = self.write_value(&e.value, name, &quote!(element), scope, refs);
                 quote!(for element in #x.iter() { #each })
             }
-            RKind::CountedArray(e) => {
-                let each = self.write_value(e, name, &quote!(element), scope, refs);
+            Kind::CountedArray(e, None) => {
+                let each = self.write_value(&e.value, name, &quote!(element), scope, refs);
                 quote!(out.count(#x.len()); for element in #x.iter() { #each })
             }
-            RKind::CountedBy(e, count) => {
-                let each = self.write_value(e, name, &quote!(element), scope, refs);
+            Kind::CountedArray(e, Some(count)) => {
+                let each = self.write_value(&e.value, name, &quote!(element), scope, refs);
                 let count = earlier(count);
                 quote!(out.check_count(#n, #count, #x.len())?; for element in #x.iter() { #each })
             }
-            RKind::ConstantRange(width) => {
+            Kind::ConstantRange(width) => {
                 let width = earlier(width);
                 quote!(out.constant_range(#n, #x, #width)?;)
             }
-            RKind::CallArgs => quote!(out.call_args(#n, #x, ctx)?;),
-            RKind::Group(g) => {
+            Kind::CallArgs => quote!(out.call_args(#n, #x, ctx)?;),
+            Kind::Group(g) => {
                 let t = self.group_type(*g, scope, quote!('_));
                 // A group field holds every entry to the end of the record.
                 quote!(for element in #x.iter() { <#t as #rt::__private::SchemaGroup<'_>>::write(element, out, #n, ctx)?; })
             }
-            RKind::Struct(st) => match self.structs.get(*st) {
+            Kind::Struct(st) => match self.m.structs.get(*st) {
                 Some(info) => {
                     let path = scope.path(&info.ident);
                     let named: Vec<(&Ident, Ident)> = info
@@ -116,7 +116,7 @@ impl<'s> Cx<'s> {
             // Earlier unsigned fields, as `u64`, for a width or a count.
             let refs: Vec<(&str, TokenStream)> = puts[..i]
                 .iter()
-                .filter(|q| matches!(q.field.kind, RKind::Unsigned(_)))
+                .filter(|q| matches!(q.field.kind, Kind::Unsigned(_)))
                 .filter_map(|q| {
                     let qb = q.binding.as_ref()?;
                     let e = if q.wrapped {
@@ -185,10 +185,10 @@ impl<'s> Cx<'s> {
         };
         let Some(qb) = &q.binding else { return Some(quote!(false)) };
         Some(match (&c.flag, &q.field.kind) {
-            (None, RKind::Bool) if q.wrapped => quote!((*#qb == ::core::option::Option::Some(true))),
-            (None, RKind::Bool) => quote!(*#qb),
-            (Some(flag), RKind::Flags(fi)) => {
-                match self.flags.get(*fi).and_then(|fl| fl.fields.iter().find(|x| x.name == flag)) {
+            (None, Kind::Bool) if q.wrapped => quote!((*#qb == ::core::option::Option::Some(true))),
+            (None, Kind::Bool) => quote!(*#qb),
+            (Some(flag), Kind::Flags(fi)) => {
+                match self.m.flags.get(*fi).and_then(|fl| fl.fields.iter().find(|x| x.name == flag)) {
                     Some(fl) if q.wrapped => {
                         let id = &fl.ident;
                         quote!(#qb.as_ref().is_some_and(|c| c.#id))

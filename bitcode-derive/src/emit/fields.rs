@@ -9,50 +9,50 @@ use crate::model::{DefaultValue, Presence};
 
 impl<'s> Cx<'s> {
     /// The Rust type of a field of kind `k` (before `optional` and layouts).
-    pub(super) fn type_of(&self, k: &RKind, scope: &Scope) -> TokenStream {
+    pub(super) fn type_of(&self, k: &ResolvedKind, scope: &Scope) -> TokenStream {
         let rt = self.rt;
         match k {
-            RKind::Unsigned(p) => prim(p),
-            RKind::Bool => prim("bool"),
-            RKind::Signed => prim("i64"),
-            RKind::Enum(i) => self.enums.get(*i).map_or_else(|| prim("u64"), |e| scope.path(&e.ident)),
-            RKind::Flags(i) => self.flags.get(*i).map_or_else(|| prim("u64"), |f| scope.path(&f.ident)),
-            RKind::Value | RKind::Relative | RKind::SignedRelative => quote!(#rt::decode::ValueId),
-            RKind::ValueType => quote!(#rt::decode::ValueRef),
-            RKind::Type => quote!(#rt::decode::TypeId),
-            RKind::OptionalIndex => {
+            Kind::Unsigned(bits) => prim(unsigned_type(*bits)),
+            Kind::Bool => prim("bool"),
+            Kind::Signed => prim("i64"),
+            Kind::Enum(i) => self.m.enums.get(*i).map_or_else(|| prim("u64"), |e| scope.path(&e.ident)),
+            Kind::Flags(i) => self.m.flags.get(*i).map_or_else(|| prim("u64"), |f| scope.path(&f.ident)),
+            Kind::Value | Kind::Relative | Kind::SignedRelative => quote!(#rt::decode::ValueId),
+            Kind::ValueType => quote!(#rt::decode::ValueRef),
+            Kind::Type => quote!(#rt::decode::TypeId),
+            Kind::OptionalIndex => {
                 let (o, u) = (option(), prim("u32"));
                 quote!(#o<#u>)
             }
-            RKind::Align => {
+            Kind::Align => {
                 let o = option();
                 quote!(#o<#rt::decode::Align>)
             }
-            RKind::String | RKind::CString => quote!(#rt::decode::Bytes<'a>),
-            RKind::Blob => {
+            Kind::String | Kind::CString => quote!(#rt::decode::Bytes<'a>),
+            Kind::Blob => {
                 let u = prim("u8");
                 quote!(&'a [#u])
             }
-            RKind::Array(e) | RKind::CountedArray(e) | RKind::CountedBy(e, _) => {
-                let t = self.type_of(e, scope);
+            Kind::Array(e) | Kind::CountedArray(e, _) => {
+                let t = self.type_of(&e.value, scope);
                 quote!(#rt::decode::Array<#t>)
             }
-            RKind::ConstantRange(_) => quote!(#rt::decode::ConstantRange),
-            RKind::CallArgs => {
+            Kind::ConstantRange(_) => quote!(#rt::decode::ConstantRange),
+            Kind::CallArgs => {
                 quote!(#rt::decode::Array<#rt::decode::ValueRef>)
             }
-            RKind::Group(g) => {
+            Kind::Group(g) => {
                 let t = self.group_type(*g, scope, quote!('a));
                 quote!(#rt::decode::Array<#t>)
             }
-            RKind::Struct(st) => self.struct_type(*st, scope, quote!('a)),
-            RKind::Raw => prim("u64"),
+            Kind::Struct(st) => self.struct_type(*st, scope, quote!('a)),
+            Kind::Invalid => prim("u64"),
         }
     }
 
     /// A struct's type with `lt` as its lifetime argument, if it has one.
     pub(super) fn struct_type(&self, st: usize, scope: &Scope, lt: TokenStream) -> TokenStream {
-        match self.structs.get(st) {
+        match self.m.structs.get(st) {
             Some(info) => {
                 let path = scope.path(&info.ident);
                 if info.lifetime {
@@ -67,7 +67,7 @@ impl<'s> Cx<'s> {
 
     /// A group's type with `lt` as its lifetime argument, if it has one.
     pub(super) fn group_type(&self, g: usize, scope: &Scope, lt: TokenStream) -> TokenStream {
-        match self.groups.get(g) {
+        match self.m.groups.get(g) {
             Some(info) => {
                 let p = scope.path(&info.ident);
                 if info.lifetime {
@@ -85,7 +85,7 @@ impl<'s> Cx<'s> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn read_call(
         &self,
-        k: &RKind,
+        k: &ResolvedKind,
         name: &str,
         ctx: &TokenStream,
         scope: &Scope,
@@ -98,57 +98,57 @@ impl<'s> Cx<'s> {
             refs.iter().rev().find(|(f, _)| *f == field).map_or_else(|| quote!(0u64), |(_, e)| e.clone())
         };
         match k {
-            RKind::Unsigned(p) => {
-                let p = prim(p);
+            Kind::Unsigned(bits) => {
+                let p = prim(unsigned_type(*bits));
                 quote!(ops.uint::<#p>(#n))
             }
-            RKind::Bool => quote!(ops.boolean(#n)),
-            RKind::Signed => quote!(ops.signed(#n)),
-            RKind::Enum(_) => {
+            Kind::Bool => quote!(ops.boolean(#n)),
+            Kind::Signed => quote!(ops.signed(#n)),
+            Kind::Enum(_) => {
                 let t = self.type_of(k, scope);
                 quote!(ops.enumeration::<#t>(#n))
             }
-            RKind::Flags(_) => {
+            Kind::Flags(_) => {
                 let t = self.type_of(k, scope);
                 quote!(ops.flags::<#t>(#n))
             }
-            RKind::Value => quote!(ops.value(#n)),
-            RKind::Relative => quote!(ops.relative(#n, #ctx)),
-            RKind::SignedRelative => quote!(ops.signed_relative(#n, #ctx)),
-            RKind::ValueType => quote!(ops.value_type(#n, #ctx)),
-            RKind::Type => quote!(ops.type_id(#n)),
-            RKind::OptionalIndex => quote!(ops.optional_index(#n)),
-            RKind::Align => quote!(ops.align(#n)),
-            RKind::String => quote!(ops.string(#n)),
-            RKind::CString => quote!(ops.cstring(#n)),
-            RKind::Blob => quote!(ops.blob(#n)),
-            RKind::Array(e) => {
-                let inner = self.read_call(e, name, ctx, scope, false, refs);
-                match &**e {
+            Kind::Value => quote!(ops.value(#n)),
+            Kind::Relative => quote!(ops.relative(#n, #ctx)),
+            Kind::SignedRelative => quote!(ops.signed_relative(#n, #ctx)),
+            Kind::ValueType => quote!(ops.value_type(#n, #ctx)),
+            Kind::Type => quote!(ops.type_id(#n)),
+            Kind::OptionalIndex => quote!(ops.optional_index(#n)),
+            Kind::Align => quote!(ops.align(#n)),
+            Kind::String => quote!(ops.string(#n)),
+            Kind::CString => quote!(ops.cstring(#n)),
+            Kind::Blob => quote!(ops.blob(#n)),
+            Kind::Array(e) => {
+                let inner = self.read_call(&e.value, name, ctx, scope, false, refs);
+                match &e.value {
                     // Structs are taken whole: fields after the array read what is left.
-                    RKind::Struct(st) => {
+                    Kind::Struct(st) => {
                         let min =
-                            Literal::usize_unsuffixed(self.structs.get(*st).map_or(1, |s| s.fields.len()));
+                            Literal::usize_unsuffixed(self.m.structs.get(*st).map_or(1, |s| s.fields.len()));
                         quote!(ops.array_whole(#min, |ops| #inner))
                     }
                     _ => quote!(ops.array(|ops| #inner)),
                 }
             }
-            RKind::CountedArray(e) => {
-                let inner = self.read_call(e, name, ctx, scope, false, refs);
+            Kind::CountedArray(e, None) => {
+                let inner = self.read_call(&e.value, name, ctx, scope, false, refs);
                 quote!(ops.counted_array(#n, |ops| #inner))
             }
-            RKind::CountedBy(e, count) => {
-                let inner = self.read_call(e, name, ctx, scope, false, refs);
+            Kind::CountedArray(e, Some(count)) => {
+                let inner = self.read_call(&e.value, name, ctx, scope, false, refs);
                 let count = earlier(count);
                 quote!(ops.counted_by(#n, #count, |ops| #inner))
             }
-            RKind::ConstantRange(width) => {
+            Kind::ConstantRange(width) => {
                 let width = earlier(width);
                 quote!(ops.constant_range(#n, #width))
             }
-            RKind::CallArgs => quote!(ops.call_args(#n, #ctx)),
-            RKind::Struct(st) => match self.structs.get(*st) {
+            Kind::CallArgs => quote!(ops.call_args(#n, #ctx)),
+            Kind::Struct(st) => match self.m.structs.get(*st) {
                 // One element: each field read in order into the struct.
                 Some(info) => {
                     let path = scope.path(&info.ident);
@@ -164,15 +164,15 @@ impl<'s> Cx<'s> {
                 }
                 None => quote!(ops.raw(#n)),
             },
-            RKind::Group(g) if top => {
+            Kind::Group(g) if top => {
                 let t = self.group_type(*g, scope, quote!('_));
                 quote!(ops.groups::<#t>(#n, #ctx))
             }
-            RKind::Group(g) => {
+            Kind::Group(g) => {
                 let t = self.group_type(*g, scope, quote!('_));
                 quote!(<#t as #rt::__private::SchemaGroup<'_>>::read(ops, #n, #ctx))
             }
-            RKind::Raw => quote!(ops.raw(#n)),
+            Kind::Invalid => quote!(ops.raw(#n)),
         }
     }
 
@@ -199,16 +199,21 @@ impl<'s> Cx<'s> {
 
     /// A literal of the field's type for a `default`, or `None` when there is none (the
     /// field is then read as required).
-    pub(super) fn default_literal(&self, k: &RKind, v: &DefaultValue, scope: &Scope) -> Option<TokenStream> {
+    pub(super) fn default_literal(
+        &self,
+        k: &ResolvedKind,
+        v: &DefaultValue,
+        scope: &Scope,
+    ) -> Option<TokenStream> {
         let rt = self.rt;
         let int = match v {
             DefaultValue::Int(i) => Some(*i),
             _ => None,
         };
         match k {
-            RKind::Unsigned(p) => {
+            Kind::Unsigned(bits) => {
                 let i = int?;
-                let lit = match *p {
+                let lit = match unsigned_type(*bits) {
                     "u8" => Literal::u8_suffixed(u8::try_from(i).ok()?),
                     "u16" => Literal::u16_suffixed(u16::try_from(i).ok()?),
                     "u32" => Literal::u32_suffixed(u32::try_from(i).ok()?),
@@ -216,11 +221,11 @@ impl<'s> Cx<'s> {
                 };
                 Some(quote!(#lit))
             }
-            RKind::Raw => {
+            Kind::Invalid => {
                 let lit = Literal::u64_suffixed(u64::try_from(int?).ok()?);
                 Some(quote!(#lit))
             }
-            RKind::Bool => match v {
+            Kind::Bool => match v {
                 DefaultValue::Bool(b) => Some(quote!(#b)),
                 DefaultValue::Int(i @ (0 | 1)) => {
                     let b = *i == 1;
@@ -228,7 +233,7 @@ impl<'s> Cx<'s> {
                 }
                 _ => None,
             },
-            RKind::Signed => {
+            Kind::Signed => {
                 let i = i64::try_from(int?).ok()?;
                 if i == i64::MIN {
                     Some(quote!(::core::primitive::i64::MIN))
@@ -240,16 +245,16 @@ impl<'s> Cx<'s> {
                     Some(quote!(#lit))
                 }
             }
-            RKind::Value | RKind::Relative | RKind::SignedRelative => {
+            Kind::Value | Kind::Relative | Kind::SignedRelative => {
                 let lit = Literal::u32_suffixed(u32::try_from(int?).ok()?);
                 Some(quote!(#rt::decode::ValueId(#lit)))
             }
-            RKind::Type => {
+            Kind::Type => {
                 let lit = Literal::u32_suffixed(u32::try_from(int?).ok()?);
                 Some(quote!(#rt::decode::TypeId(#lit)))
             }
             // The operand the record would have had: 0 is none, n is index n - 1.
-            RKind::OptionalIndex => match u64::try_from(int?).ok()? {
+            Kind::OptionalIndex => match u64::try_from(int?).ok()? {
                 0 => Some(none()),
                 n => {
                     let lit = Literal::u32_suffixed(u32::try_from(n - 1).ok()?);
@@ -257,7 +262,7 @@ impl<'s> Cx<'s> {
                     Some(quote!(#s(#lit)))
                 }
             },
-            RKind::Align => match u64::try_from(int?).ok()? {
+            Kind::Align => match u64::try_from(int?).ok()? {
                 0 => Some(none()),
                 n @ 1..=64 => {
                     let lit = Literal::u8_suffixed(u8::try_from(n - 1).ok()?);
@@ -265,8 +270,8 @@ impl<'s> Cx<'s> {
                 }
                 _ => None,
             },
-            RKind::Enum(e) => {
-                let info = self.enums.get(*e)?;
+            Kind::Enum(e) => {
+                let info = self.m.enums.get(*e)?;
                 let path = scope.path(&info.ident);
                 match v {
                     DefaultValue::Variant(name) => {
@@ -280,7 +285,7 @@ impl<'s> Cx<'s> {
                     DefaultValue::Bool(_) => None,
                 }
             }
-            RKind::Flags(f) => self.flags_literal(*f, u64::try_from(int?).ok()?, scope),
+            Kind::Flags(f) => self.flags_literal(*f, u64::try_from(int?).ok()?, scope),
             _ => None,
         }
     }
@@ -308,7 +313,7 @@ impl<'s> Cx<'s> {
     /// The flags struct `from_bits(bits)` gives, as a struct literal; `None` when a bit
     /// range is not a code of its enum.
     pub(super) fn flags_literal(&self, f: usize, bits: u64, scope: &Scope) -> Option<TokenStream> {
-        let info = self.flags.get(f)?;
+        let info = self.m.flags.get(f)?;
         let path = scope.path(&info.ident);
         let mut known = 0u64;
         let mut inits = Vec::new();
@@ -321,7 +326,7 @@ impl<'s> Cx<'s> {
                 let b = v != 0;
                 quote!(#b)
             } else if let Some(e) = ff.enumeration {
-                let e = self.enums.get(e)?;
+                let e = self.m.enums.get(e)?;
                 let epath = scope.path(&e.ident);
                 self.enum_value_for_code(e, v, &epath)?
             } else {
@@ -362,11 +367,11 @@ impl<'s> Cx<'s> {
             && reads.iter().enumerate().all(|(i, r)| r.slot == Some(i));
         let sm = some();
         let nn = none();
-        let value = |r: &Read<'_>, bindings: &[(&str, Ident, &RKind)]| {
+        let value = |r: &Read<'_>, bindings: &[(&str, Ident, &ResolvedKind)]| {
             // Earlier fields this one reads (a width, a count), as `u64` values.
             let refs: Vec<(&str, TokenStream)> = bindings
                 .iter()
-                .filter(|(_, _, k)| matches!(k, RKind::Unsigned(_)))
+                .filter(|(_, _, k)| matches!(k, Kind::Unsigned(_)))
                 .map(|(name, b, _)| (*name, quote!((#b as ::core::primitive::u64))))
                 .collect();
             let v = self.read_field(r.field, ctx, scope, &refs);
@@ -387,9 +392,9 @@ impl<'s> Cx<'s> {
                 // Read only when the earlier field (or its flag) is true; `None` otherwise.
                 let cond = bindings.iter().rev().find(|(name, _, _)| *name == c.field).map(|(_, b, kind)| {
                     match (&c.flag, kind) {
-                        (Some(flag), RKind::Flags(fi)) => {
+                        (Some(flag), Kind::Flags(fi)) => {
                             let f =
-                                self.flags.get(*fi).and_then(|f| f.fields.iter().find(|x| x.name == flag));
+                                self.m.flags.get(*fi).and_then(|f| f.fields.iter().find(|x| x.name == flag));
                             match f {
                                 Some(f) => {
                                     let f = &f.ident;
@@ -398,7 +403,7 @@ impl<'s> Cx<'s> {
                                 None => quote!(false),
                             }
                         }
-                        (None, RKind::Bool) => quote!(#b),
+                        (None, Kind::Bool) => quote!(#b),
                         _ => quote!(false),
                     }
                 });
@@ -422,7 +427,7 @@ impl<'s> Cx<'s> {
         }
         let mut stmts = Vec::new();
         let mut filled: Vec<Option<TokenStream>> = vec![None; slots.len()];
-        let mut bindings: Vec<(&str, Ident, &RKind)> = Vec::new();
+        let mut bindings: Vec<(&str, Ident, &ResolvedKind)> = Vec::new();
         for (i, r) in reads.iter().enumerate() {
             let (v, needs_some) = value(r, &bindings);
             match r.slot {

@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::tokens::*;
 use super::*;
-use crate::model::{Defines, Numbers};
+use crate::model::{Defines, Layout, Numbers};
 use crate::validate::MAX_NUMBERED_CODE;
 
 impl<'s> Cx<'s> {
@@ -96,7 +96,7 @@ impl<'s> Cx<'s> {
                 quote!(#fid: #ty)
             }
         });
-        let lifetime = slots.iter().zip(&in_some).any(|(s, &read)| read && self.needs_lifetime(&s.kind));
+        let lifetime = slots.iter().zip(&in_some).any(|(s, &read)| read && self.m.needs_lifetime(&s.kind));
         let (lt, rec_lt) =
             if lifetime { (quote!(<'a>), quote!('a)) } else { (TokenStream::new(), quote!('_)) };
         let ctx = quote!(ctx);
@@ -120,7 +120,7 @@ impl<'s> Cx<'s> {
         let Some(callee_at) = find("callee") else { return TokenStream::new() };
         let callee_id = &slots[callee_at].ident;
         let callee = match slots[callee_at].kind {
-            RKind::ValueType => quote!(head.#callee_id),
+            Kind::ValueType => quote!(head.#callee_id),
             _ => quote!(#rt::decode::ValueRef { id: head.#callee_id, ty: ::core::option::Option::None }),
         };
         let function_type = match find("function_type") {

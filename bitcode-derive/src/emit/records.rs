@@ -12,7 +12,7 @@ use crate::model::Presence;
 
 impl<'s> Cx<'s> {
     pub(super) fn format_items(&self, schema_path: &str) -> TokenStream {
-        let f = &self.schema.format;
+        let f = &self.m.schema.format;
         let name = str_lit(&f.name.value);
         let shown = if f.name.value.is_empty() { "\"\"".to_string() } else { format!("`{}`", f.name.value) };
         let name_doc = match &f.doc {
@@ -289,7 +289,7 @@ impl<'s> Cx<'s> {
 
     pub(super) fn record_lifetime(&self, r: &RecordInfo<'_>) -> bool {
         let (slots, _) = self.record_slots(r);
-        slots.iter().any(|s| self.needs_lifetime(&s.kind))
+        slots.iter().any(|s| self.m.needs_lifetime(&s.kind))
     }
 
     pub(super) fn record_struct(&self, b: &BlockInfo<'_>, r: &RecordInfo<'_>, scope: &Scope) -> TokenStream {
@@ -301,7 +301,7 @@ impl<'s> Cx<'s> {
             format!("The `{}` record (code {}) of `{block}`.", def.name.value, def.code.value)
         });
         let (slots, reads) = self.record_slots(r);
-        let lifetime = slots.iter().any(|s| self.needs_lifetime(&s.kind));
+        let lifetime = slots.iter().any(|s| self.m.needs_lifetime(&s.kind));
         let params = lifetime_params(lifetime);
         let has_extra = Self::has_extra(r);
         let (u32_, u64_, s, opt, v) = (prim("u32"), prim("u64"), static_str(), option(), vec());

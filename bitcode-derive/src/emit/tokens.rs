@@ -3,34 +3,7 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
-use crate::names;
-
-/// Keywords that cannot be identifiers, not even raw ones.
-pub(super) const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
-
-/// The identifier for a Rust name (`r#type` or a keyword becomes a raw identifier), or
-/// `None` when the name cannot be one. Never panics.
-pub(super) fn ident(name: &str) -> Option<Ident> {
-    let (raw, bare) = match name.strip_prefix("r#") {
-        Some(bare) => (true, bare),
-        None => (false, name),
-    };
-    let mut chars = bare.chars();
-    let first_ok = matches!(chars.next(), Some(c) if c == '_' || c.is_ascii_alphabetic());
-    if !first_ok || !chars.all(|c| c == '_' || c.is_ascii_alphanumeric()) || NOT_RAW.contains(&bare) {
-        return None;
-    }
-    if raw || names::is_keyword(bare) {
-        Some(Ident::new_raw(bare, Span::call_site()))
-    } else {
-        Some(Ident::new(bare, Span::call_site()))
-    }
-}
-
-/// The identifier as written in Rust, for comparing names.
-pub(super) fn ident_key(id: &Ident) -> String {
-    id.to_string()
-}
+pub(super) use crate::names::ident_key;
 
 /// `#[doc = "..."]` with `doc`, or the generated text when the schema has none.
 pub(super) fn doc_attr(doc: Option<&str>, generated: impl FnOnce() -> String) -> TokenStream {
@@ -40,6 +13,16 @@ pub(super) fn doc_attr(doc: Option<&str>, generated: impl FnOnce() -> String) ->
     };
     let lit = Literal::string(&text);
     quote!(#[doc = #lit])
+}
+
+/// The primitive type that holds an unsigned field of `bits` bits.
+pub(super) fn unsigned_type(bits: u8) -> &'static str {
+    match bits {
+        0..=8 => "u8",
+        9..=16 => "u16",
+        17..=32 => "u32",
+        _ => "u64",
+    }
 }
 
 /// A primitive type by its absolute path, so a user type named `u32` cannot shadow it.

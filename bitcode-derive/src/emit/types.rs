@@ -206,7 +206,7 @@ impl<'s> Cx<'s> {
             let extract =
                 if ff.lo == 0 { quote!(bits & #mask_lit) } else { quote!((bits >> #lo) & #mask_lit) };
             let shift = (ff.lo != 0).then(|| quote!(<< #lo));
-            let enumeration = ff.enumeration.and_then(|e| self.enums.get(e));
+            let enumeration = ff.enumeration.and_then(|e| self.m.enums.get(e));
             let (ty, init, part) = if ff.single {
                 (prim("bool"), quote!(#extract != 0), quote!((#u64_::from(self.#fid) #shift)))
             } else if let Some(e) = enumeration {
