@@ -1,4 +1,4 @@
-//! The schema as the macro understands it, after loading and before emitting. Every node
+//! The schema as the loader reads it, before `resolve` turns it into what `emit` takes. Every node
 //! keeps the byte span of the TOML it came from, for diagnostics.
 //!
 //! The loader fills this from the TOML text, recovering from mistakes where it can (an

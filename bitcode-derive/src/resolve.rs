@@ -13,7 +13,7 @@ use proc_macro2::Ident;
 
 use crate::kinds::{Kind, ResolvedKind};
 use crate::model::{
-    Block, Condition, Enum, Field, Flags, Group, Layout, Presence, RecordDef, Schema, Spanned, StructDef,
+    Block, DefaultValue, Enum, Field, Flags, Group, Layout, Presence, RecordDef, Schema, Spanned, StructDef,
     UnknownPolicy,
 };
 use crate::names::{self, ident, ident_key};
@@ -104,12 +104,31 @@ pub struct FieldInfo<'s> {
     pub doc: Option<&'s str>,
     /// The kind, its references resolved.
     pub kind: ResolvedKind,
-    /// `optional` / `default`.
-    pub presence: &'s Presence,
+    /// `optional` / `default` (an enum's default given by name is given by its code).
+    pub presence: Presence,
     /// `present_if`: read only when this earlier field (or its flag) is true.
-    pub condition: Option<&'s Condition>,
+    pub condition: Option<Condition<'s>>,
     /// `versions`: read only in these format versions.
     pub versions: Option<Range<u64>>,
+}
+
+/// `present_if`, resolved against the fields before it.
+pub struct Condition<'s> {
+    /// The schema name of the earlier field that decides.
+    pub field: &'s str,
+    /// What of it is tested.
+    pub test: Test,
+}
+
+/// What a [`Condition`] tests of the earlier field.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Test {
+    /// The `bool` field itself.
+    Bool,
+    /// This one-bit flag (the Rust field of the flags type) of the `flags` field.
+    Flag(Ident),
+    /// Nothing that can be true: the reference did not resolve (validation reported it).
+    Never,
 }
 
 /// A struct: the element of an array.
@@ -307,11 +326,10 @@ impl<'s> Resolved<'s> {
 
     fn resolve_struct(&self, st: &'s StructDef, rust_ident: Ident) -> StructInfo<'s> {
         let mut field_idents = HashSet::new();
-        let fields: Vec<FieldInfo<'s>> = st
-            .fields
-            .iter()
-            .map(|f| {
-                let mut info = self.resolve_field(f);
+        let fields: Vec<FieldInfo<'s>> = self
+            .resolve_fields(&st.fields)
+            .into_iter()
+            .map(|mut info| {
                 // A struct's fields are plain operands: no presence, no condition.
                 info.condition = None;
                 info.versions = None;
@@ -340,11 +358,10 @@ impl<'s> Resolved<'s> {
                 continue;
             }
             let mut field_idents = HashSet::new();
-            let fields = v
-                .fields
-                .iter()
-                .map(|f| {
-                    let mut info = self.resolve_field(f);
+            let fields = self
+                .resolve_fields(&v.fields)
+                .into_iter()
+                .map(|mut info| {
                     if let Some(id) = &info.ident {
                         if !field_idents.insert(ident_key(id)) {
                             info.ident = None;
@@ -393,15 +410,49 @@ impl<'s> Resolved<'s> {
         self.enum_index.get(name).copied()
     }
 
-    fn resolve_field(&self, f: &'s Field) -> FieldInfo<'s> {
-        FieldInfo {
-            name: &f.name.value,
-            ident: ident(&f.rust_name),
-            doc: f.doc.as_deref(),
-            kind: self.resolve_kind(&f.kind.value),
-            presence: &f.presence,
-            condition: f.condition.as_ref().map(|c| &c.value),
-            versions: f.versions.as_ref().map(|v| v.value.clone()),
+    /// A list of fields, each `present_if` resolved against the fields before it.
+    fn resolve_fields(&self, fields: &'s [Field]) -> Vec<FieldInfo<'s>> {
+        let mut out: Vec<FieldInfo<'s>> = Vec::new();
+        for f in fields {
+            let kind = self.resolve_kind(&f.kind.value);
+            let condition = f.condition.as_ref().map(|c| self.resolve_condition(&c.value, &out));
+            out.push(FieldInfo {
+                name: &f.name.value,
+                ident: ident(&f.rust_name),
+                doc: f.doc.as_deref(),
+                presence: self.resolve_presence(&f.presence, &kind),
+                kind,
+                condition,
+                versions: f.versions.as_ref().map(|v| v.value.clone()),
+            });
+        }
+        out
+    }
+
+    /// The earlier field a condition names (the last of that name), and its bool or flag.
+    fn resolve_condition(&self, c: &'s crate::model::Condition, earlier: &[FieldInfo<'s>]) -> Condition<'s> {
+        let kind = earlier.iter().rev().find(|e| e.name == c.field).map(|e| &e.kind);
+        let test = match (kind, &c.flag) {
+            (Some(Kind::Bool), None) => Test::Bool,
+            (Some(Kind::Flags(flags)), Some(flag)) => self
+                .flags
+                .get(*flags)
+                .and_then(|f| f.fields.iter().find(|x| x.name == flag))
+                .map_or(Test::Never, |x| Test::Flag(x.ident.clone())),
+            _ => Test::Never,
+        };
+        Condition { field: &c.field, test }
+    }
+
+    /// The presence with an enum default named by its value given by that value's code
+    /// (a name that does not resolve, reported already, leaves the field required).
+    fn resolve_presence(&self, presence: &Presence, kind: &ResolvedKind) -> Presence {
+        let (Presence::Default(d), Kind::Enum(e)) = (presence, kind) else { return presence.clone() };
+        let DefaultValue::Variant(name) = &d.value else { return presence.clone() };
+        let info = self.enums.get(*e);
+        match info.and_then(|info| info.variants.get(info.variant_by_name(name)?)) {
+            Some(v) => Presence::Default(Spanned::new(DefaultValue::Int(v.code.into()), d.span.clone())),
+            None => Presence::Required,
         }
     }
 
@@ -479,11 +530,7 @@ impl<'s> Resolved<'s> {
                 if !codes.insert(r.code.value) || !names_.insert(ident_key(&id)) {
                     continue;
                 }
-                let layouts = r
-                    .layouts
-                    .iter()
-                    .map(|l| (l, l.fields.iter().map(|f| self.resolve_field(f)).collect()))
-                    .collect();
+                let layouts = r.layouts.iter().map(|l| (l, self.resolve_fields(&l.fields))).collect();
                 records.push(RecordInfo { def: r, ident: id, layouts });
             }
             out.push(BlockInfo { def: b, module, records, any_variant });

@@ -132,7 +132,7 @@ impl<'s> Cx<'s> {
             // The statements for a value `x` that is there (type `&T`).
             let present = |x: &TokenStream| -> TokenStream {
                 let w = write(x);
-                match f.presence {
+                match &f.presence {
                     Presence::Optional if f.kind.is_option() => quote!(#w if #x.is_some() { #keep }),
                     Presence::Default(v) => match self.default_literal(&f.kind, &v.value, scope) {
                         Some(lit) => quote!(#w if *#x != (#lit) { #keep }),
@@ -179,28 +179,17 @@ impl<'s> Cx<'s> {
                 quote!((#lo..#hi).contains(&ctx.version()))
             });
         }
-        let c = f.condition?;
+        let c = f.condition.as_ref()?;
         let Some(q) = earlier.iter().rev().find(|q| q.field.name == c.field) else {
             return Some(quote!(false));
         };
         let Some(qb) = &q.binding else { return Some(quote!(false)) };
-        Some(match (&c.flag, &q.field.kind) {
-            (None, Kind::Bool) if q.wrapped => quote!((*#qb == ::core::option::Option::Some(true))),
-            (None, Kind::Bool) => quote!(*#qb),
-            (Some(flag), Kind::Flags(fi)) => {
-                match self.m.flags.get(*fi).and_then(|fl| fl.fields.iter().find(|x| x.name == flag)) {
-                    Some(fl) if q.wrapped => {
-                        let id = &fl.ident;
-                        quote!(#qb.as_ref().is_some_and(|c| c.#id))
-                    }
-                    Some(fl) => {
-                        let id = &fl.ident;
-                        quote!(#qb.#id)
-                    }
-                    None => quote!(false),
-                }
-            }
-            _ => quote!(false),
+        Some(match &c.test {
+            Test::Bool if q.wrapped => quote!((*#qb == ::core::option::Option::Some(true))),
+            Test::Bool => quote!(*#qb),
+            Test::Flag(id) if q.wrapped => quote!(#qb.as_ref().is_some_and(|c| c.#id)),
+            Test::Flag(id) => quote!(#qb.#id),
+            Test::Never => quote!(false),
         })
     }
 }

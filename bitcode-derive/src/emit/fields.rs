@@ -186,7 +186,7 @@ impl<'s> Cx<'s> {
         refs: &[(&str, TokenStream)],
     ) -> TokenStream {
         let call = self.read_call(&f.kind, f.name, ctx, scope, true, refs);
-        match f.presence {
+        match &f.presence {
             Presence::Required => quote!(#call?),
             Presence::Optional if f.kind.is_option() => quote!(ops.optional(|ops| #call)?.flatten()),
             Presence::Optional => quote!(ops.optional(|ops| #call)?),
@@ -270,20 +270,10 @@ impl<'s> Cx<'s> {
                 }
                 _ => None,
             },
+            // The resolved model gives an enum's default by its code.
             Kind::Enum(e) => {
                 let info = self.m.enums.get(*e)?;
-                let path = scope.path(&info.ident);
-                match v {
-                    DefaultValue::Variant(name) => {
-                        let var = &info.variants.get(info.variant_by_name(name)?)?.ident;
-                        Some(quote!(#path::#var))
-                    }
-                    DefaultValue::Int(i) => {
-                        let code = u64::try_from(*i).ok()?;
-                        self.enum_value_for_code(info, code, &path)
-                    }
-                    DefaultValue::Bool(_) => None,
-                }
+                self.enum_value_for_code(info, u64::try_from(int?).ok()?, &scope.path(&info.ident))
             }
             Kind::Flags(f) => self.flags_literal(*f, u64::try_from(int?).ok()?, scope),
             _ => None,
@@ -388,23 +378,13 @@ impl<'s> Cx<'s> {
                 let v = if r.field.kind.is_option() { quote!(#v) } else { quote!(#sm(#v)) };
                 return (quote!(if #test { #v } else { #nn }), false);
             }
-            if let Some(c) = r.field.condition {
+            if let Some(c) = &r.field.condition {
                 // Read only when the earlier field (or its flag) is true; `None` otherwise.
-                let cond = bindings.iter().rev().find(|(name, _, _)| *name == c.field).map(|(_, b, kind)| {
-                    match (&c.flag, kind) {
-                        (Some(flag), Kind::Flags(fi)) => {
-                            let f =
-                                self.m.flags.get(*fi).and_then(|f| f.fields.iter().find(|x| x.name == flag));
-                            match f {
-                                Some(f) => {
-                                    let f = &f.ident;
-                                    quote!(#b.#f)
-                                }
-                                None => quote!(false),
-                            }
-                        }
-                        (None, Kind::Bool) => quote!(#b),
-                        _ => quote!(false),
+                let cond = bindings.iter().rev().find(|(name, _, _)| *name == c.field).map(|(_, b, _)| {
+                    match &c.test {
+                        Test::Bool => quote!(#b),
+                        Test::Flag(flag) => quote!(#b.#flag),
+                        Test::Never => quote!(false),
                     }
                 });
                 let cond = cond.unwrap_or_else(|| quote!(false));
