@@ -1,5 +1,5 @@
-//! The schema as the loader reads it, before `resolve` turns it into what `emit` takes. Every node
-//! keeps the byte span of the TOML it came from, for diagnostics.
+//! The schema as the loader reads it, before `resolve` turns it into what `emit` takes.
+//! Every node keeps the byte span of the TOML it came from, for diagnostics.
 //!
 //! The loader fills this from the TOML text, recovering from mistakes where it can (an
 //! invalid piece becomes a placeholder and a diagnostic), so the emitter can still produce
