@@ -6,6 +6,8 @@ Reads (paths relative to the repository root, or --criterion / --results):
   target/criterion/<group>/<bench>/new/estimates.json   criterion's estimates (median used)
   target/criterion/speed-paired.json             the in-process ratios, round by round (benches/speed.rs)
   target/bench-results/hyperfine-<group>.json    whole-process times (hyperfine --export-json)
+  target/bench-results/hyperfine-rewrite-<group>.json   `bcdump --rewrite` against opt, whole process
+  target/bench-results/opt-<group>.txt           which opt that was, and its LLVM version
   target/bench-results/rss-<group>.txt           /usr/bin/time -v of `bcdump --check FILE`
   target/bench-results/macro.txt                 expansion report and facade build time
   target/bench-results/machine.txt               date, commit, CPU, tool versions
@@ -35,10 +37,25 @@ TARGETS = [
     # Not a target: the same with rayon's default pool, whose threads the scheduler places.
     ("check_vs_parallel_unpinned", "the same, threads not pinned (rayon's default pool)", None, None),
     ("rss_over_file", "peak RSS of bcdump --check - file size (MiB)", "<=", 16.0),
+    ("opt_vs_rewrite", "opt / bcdump --rewrite (process)", ">=", 5.0),
+    ("encode_vs_check", "encode / typed_check (time per record)", "<=", 1.0),
+    # Not a target: the same encoding of values decoded all beforehand, read back from memory.
+    ("encode_cold_vs_check", "encode_cold / typed_check (time per record)", None, None),
+    # Not a target: what the whole round trip costs against the typed decode alone.
+    ("round_trip_vs_check", "round_trip / typed_check (time)", None, None),
 ]
 
-BENCHES = ["raw_walk", "llvm_bitcode", "typed_check", "typed_check_parallel", "symbols"]
-PROCESSES = ["bcdump --stats", "bcdump --check", "bcdump --symbols", "llvm-bcanalyzer"]
+BENCHES = ["raw_walk", "llvm_bitcode", "typed_check", "typed_check_parallel", "symbols", "encode", "encode_cold",
+           "round_trip"]
+# (hyperfine command name, as shown); the last two come from hyperfine-rewrite-<group>.json.
+PROCESSES = [
+    ("bcdump --stats", "bcdump --stats FILE"),
+    ("bcdump --check", "bcdump --check FILE"),
+    ("bcdump --symbols", "bcdump --symbols FILE"),
+    ("llvm-bcanalyzer", "llvm-bcanalyzer FILE"),
+    ("bcdump --rewrite", "bcdump --rewrite FILE -o OUT"),
+    ("opt", "opt FILE -o OUT"),
+]
 
 
 def load_json(path):
@@ -57,9 +74,9 @@ def criterion_seconds(criterion_dir, group, bench):
     return est["median"]["point_estimate"] / 1e9
 
 
-def hyperfine_seconds(results_dir, group):
+def hyperfine_seconds(results_dir, group, prefix="hyperfine"):
     """Median whole-process time of each command of the file's hyperfine run."""
-    data = load_json(os.path.join(results_dir, "hyperfine-%s.json" % group))
+    data = load_json(os.path.join(results_dir, "%s-%s.json" % (prefix, group)))
     out = {}
     for r in (data or {}).get("results", []):
         name = r.get("command", "")
@@ -130,6 +147,21 @@ def report_file(entry, criterion_dir, results_dir, paired, out):
         notes.append("typed check fails: %s" % check["error"])
     elif check.get("unknown") or check.get("errors"):
         notes.append("typed check: %(records)d records, %(unknown)d unknown, %(errors)d errors" % check)
+    enc = entry.get("encode", {})
+    if "error" in enc:
+        notes.append("decoding for encode fails: %s (not measured)" % enc["error"])
+    elif enc.get("records") != comparable or enc.get("gives_back") != enc.get("records"):
+        notes.append("encode: %s records decoded typed (%d outside BLOCKINFO), %s of them encode back to what was read"
+                     % (enc.get("records"), comparable, enc.get("gives_back")))
+    rt = entry.get("round_trip", {})
+    if "error" in rt:
+        notes.append("the rewrite fails: %s (not measured)" % rt["error"])
+    elif not rt.get("identical") or rt.get("raw"):
+        notes.append("round trip %s the input byte for byte: %s"
+                     % ("gives" if rt.get("identical") else "does NOT give", rt.get("summary")))
+    opt = read_text(os.path.join(results_dir, "opt-%s.txt" % group))
+    if opt:
+        notes.append("opt: `%s`" % opt)
     par = entry.get("typed_check_parallel_matches")
     if par is not True:
         notes.append("check_stream_parallel: %s (not measured)" % (par if isinstance(par, dict) else "differs from check_stream"))
@@ -137,22 +169,24 @@ def report_file(entry, criterion_dir, results_dir, paired, out):
 
     times = {b: criterion_seconds(criterion_dir, group, b) for b in BENCHES}
     procs = hyperfine_seconds(results_dir, group)
+    procs.update(hyperfine_seconds(results_dir, group, "hyperfine-rewrite"))
+    encoded = enc.get("records")
 
     out.append("| measurement | median | MiB/s | M records/s |")
     out.append("| --- | ---: | ---: | ---: |")
     for b in BENCHES:
         t = times[b]
-        n = lb_records if b == "llvm_bitcode" else records
+        n = {"llvm_bitcode": lb_records, "encode": encoded, "encode_cold": encoded}.get(b, records)
         out.append(
             "| %s | %s | %s | %s |"
             % (b, fmt(t and t * 1e3, ".2f") + (" ms" if t else ""), fmt(ratio(size / MIB, t), ".1f"),
                fmt(ratio(n / 1e6, t) if n is not None else None, ".2f"))
         )
-    for p in PROCESSES:
+    for p, shown in PROCESSES:
         t = procs.get(p)
         out.append(
-            "| `%s FILE` (process) | %s | %s | %s |"
-            % (p, fmt(t and t * 1e3, ".1f") + (" ms" if t else ""), fmt(ratio(size / MIB, t), ".1f"),
+            "| `%s` (process) | %s | %s | %s |"
+            % (shown, fmt(t and t * 1e3, ".1f") + (" ms" if t else ""), fmt(ratio(size / MIB, t), ".1f"),
                fmt(ratio(records / 1e6, t), ".2f"))
         )
     out.append("")
@@ -169,6 +203,13 @@ def report_file(entry, criterion_dir, results_dir, paired, out):
         "check_vs_parallel": ratio(times["typed_check"], times["typed_check_parallel"]),
         "check_vs_parallel_unpinned": None,
         "rss_over_file": (rss - size) / MIB if rss is not None else None,
+        "opt_vs_rewrite": ratio(procs.get("opt"), procs.get("bcdump --rewrite")),
+        # Per record: encode encodes the records outside BLOCKINFO, the check checks all.
+        "encode_vs_check": ratio(times["encode"] / encoded, times["typed_check"] / records)
+        if times["encode"] and times["typed_check"] and encoded else None,
+        "encode_cold_vs_check": ratio(times["encode_cold"] / encoded, times["typed_check"] / records)
+        if times["encode_cold"] and times["typed_check"] and encoded else None,
+        "round_trip_vs_check": ratio(times["round_trip"], times["typed_check"]),
     }
     # The paired rounds' medians replace the ratios of criterion's medians where measured.
     from_criterion = dict(values)

@@ -10,6 +10,11 @@
 #   bench/run.sh --no-macro      skip the macro figures (expansion report, facade build time)
 #   bench/run.sh --macro         do them even with --quick
 #
+# The round trip is timed against LLVM's own: `bcdump --rewrite FILE -o OUT` beside
+# `opt-N FILE -o OUT`, N the LLVM version that wrote FILE (its IDENTIFICATION block), opt-N
+# found on PATH or as rustup's llvm-tools opt (`rustup component add llvm-tools`), by its
+# --version. A file whose version has no opt here is said and skipped.
+#
 # Results go to target/bench-results/ (hyperfine JSON, time -v output, macro.txt, report.md)
 # and target/criterion/ (criterion's estimates, speed-records.json, speed-paired.json: the
 # in-process ratios round by round, BENCH_PAIRED_ROUNDS of them, 21 by default, 5 with --quick).
@@ -27,7 +32,7 @@ while [ $# -gt 0 ]; do
     --no-macro) macro=0 ;;
     --files) files="$2"; shift ;;
     --files=*) files="${1#--files=}" ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -60,6 +65,38 @@ IFS=: read -r -a list <<<"$files"
 # The criterion group of a file, as benches/speed.rs names it.
 group_of() { basename "$1" | sed -e 's/\.[^.]*$//' -e 's/[^A-Za-z0-9_.-]/_/g'; }
 
+# The major version of the LLVM that wrote FILE, from the producer string of its
+# IDENTIFICATION block ("LLVM16.0.6", "LLVM22.1.2-rust-1.95.0-stable") as bcdump's trace
+# gives it (the block comes first); empty when the file has none (LLVM before 5).
+llvm_major_of() {
+  { "$bcdump" --trace "$1" 2>/dev/null || true; } | head -n 8 | python3 -c '
+import json, re, sys
+block = None
+for line in sys.stdin:
+    entry = json.loads(line)
+    if "enter" in entry:
+        block = entry["enter"]
+    elif block == 13 and entry.get("record") == 1:
+        m = re.match(r"LLVM(\d+)", "".join(map(chr, entry.get("ops", []))))
+        print(m.group(1) if m else "")
+        break
+'
+}
+
+# The opt of LLVM major version N: opt-N, rustup's llvm-tools opt or opt, whichever says
+# "LLVM version N." first; empty when none does.
+opt_for() {
+  local candidate path
+  for candidate in "opt-$1" "$(rustc --print sysroot 2>/dev/null)"/lib/rustlib/*/bin/opt opt; do
+    path="$(command -v "$candidate" 2>/dev/null)" || continue
+    if "$path" --version 2>/dev/null | grep -q "LLVM version $1\."; then
+      echo "$path"
+      return
+    fi
+  done
+  return 0
+}
+
 {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
@@ -87,6 +124,28 @@ for f in "${list[@]}"; do
     || echo "run.sh: warning: hyperfine failed on $f" >&2
   /usr/bin/time -v "$bcdump" --check "$f" >/dev/null 2>"$results/rss-$g.txt" \
     || echo "run.sh: warning: bcdump --check failed on $f (see $results/rss-$g.txt)" >&2
+
+  # The round trip against opt of the LLVM version that wrote the file, in one invocation.
+  rm -f "$results/hyperfine-rewrite-$g.json" "$results/opt-$g.txt"
+  major="$(llvm_major_of "$f")"
+  opt=""
+  [ -z "$major" ] || opt="$(opt_for "$major")"
+  if [ -z "$opt" ]; then
+    echo "run.sh: warning: no opt of LLVM ${major:-?} (the version that wrote $f): the round trip" \
+      "is not timed against it (LLVM 22: rustup component add llvm-tools)" >&2
+    continue
+  fi
+  echo "$opt: LLVM $("$opt" --version | sed -n 's/^.*LLVM version //p' | head -n1)" >"$results/opt-$g.txt"
+  out="$results/out"
+  mkdir -p "$out"
+  echo "run.sh: hyperfine, $g: bcdump --rewrite against $opt" >&2
+  "$HYPERFINE" -N "${hf_runs[@]}" --style basic --export-json "$results/hyperfine-rewrite-$g.json" \
+    -n "bcdump --rewrite" "$bcdump --rewrite $f -o $out/rewrite.bc" \
+    -n "opt" "$opt $f -o $out/opt.bc" \
+    || echo "run.sh: warning: hyperfine failed on the round trip of $f" >&2
+  cmp -s "$f" "$out/rewrite.bc" \
+    || echo "run.sh: warning: bcdump --rewrite of $f is not the input byte for byte" >&2
+  rm -rf "$out"
 done
 
 # --- criterion --------------------------------------------------------------------------

@@ -15,7 +15,19 @@
 //!   spin for 4 ms took 8 ms in 15 of 20 runs, with rayon's pool or `std::thread::scope`
 //!   alike. Unpinned, the measurement would mostly tell where the scheduler put the
 //!   threads; the paired pass also measures rayon's default pool, as users get it;
-//! - `symbols`: `bitcode_schema::llvm::module_symbols` (the module's own records, bodies skipped).
+//! - `symbols`: `bitcode_schema::llvm::module_symbols` (the module's own records, bodies skipped);
+//! - `round_trip`: `bitcode_schema::rewrite::rewrite` on the file in memory, as `bcdump --rewrite`
+//!   runs it: every record decoded typed, encoded back by the generated encoder and written
+//!   with its abbreviation (checked once, before timing, to give the input back byte for byte);
+//! - `encode`: the generated encoders alone (`ir::AnyRecord::encode_with_len`, as the rewrite
+//!   calls them, with a copy of the context each record was decoded in) on every record the
+//!   rewrite encodes (all but BLOCKINFO's): typed values to code, operands and blob, no bits
+//!   written. The records are decoded 256 at a time, untimed, and each chunk then encoded,
+//!   timed, so that the values are in the cache as the rewrite's are (it encodes each value
+//!   right after decoding it). Compared per record with `typed_check`;
+//! - `encode_cold`: the same encoding of every record of the file decoded beforehand into one
+//!   array (not a target): an `ir::AnyRecord` is 1,448 bytes (as large as a summary record, its
+//!   largest), so this mostly measures reading 1.5 KB a record back from memory.
 //!
 //! Inputs: `BENCH_FILES=path1:path2` when set; otherwise every `.bc` in
 //! `target/bench-inputs/` (`bench/make-inputs.sh`) and the largest files of
@@ -30,14 +42,19 @@
 //! seconds then moves a few rounds, not a whole criterion window: the median of the
 //! rounds' ratios is the figure compared with a target. Written to
 //! `<criterion dir>/speed-paired.json`; `BENCH_PAIRED_ROUNDS` sets the rounds (21; 0 skips
-//! the pass).
+//! the pass). `encode`, `encode_cold` and `round_trip` come after the second raw walk,
+//! so that the raw walk's ratios are measured as before they were added.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use bitcode_schema::llvm::{check_stream, check_stream_parallel, CheckReport};
-use bitcode_schema::{Entry, Input, Magic};
+use bitcode_schema::llvm::{
+    check_stream, check_stream_parallel, ir, CheckReport, LlvmContext, Walker, WalkerEvent,
+};
+use bitcode_schema::rewrite::rewrite;
+use bitcode_schema::runtime::encode::EncodedRecord;
+use bitcode_schema::{Bitstream, Entry, Input, Magic};
 use criterion::{Criterion, SamplingMode, Throughput};
 use llvm_bitcode::bitcode::{Payload, RecordIter, Signature};
 use llvm_bitcode::read::{BlockItem, BlockIter, Error as LbError};
@@ -182,6 +199,187 @@ fn symbols(bytes: &[u8]) -> bitcode_schema::Result<usize> {
     Ok(count)
 }
 
+/// One record decoded typed, kept for the `encode` measurement.
+struct Decoded<'a> {
+    /// Its typed value.
+    value: ir::AnyRecord<'a>,
+    /// A copy of the context it was decoded in: what an encoder asks (version, value
+    /// number, whether ids are relative, the called function's fixed parameters).
+    ctx: LlvmContext,
+    /// Its operand count as read: the rewrite asks the encoder for at least that many.
+    min_operands: usize,
+}
+
+/// What decoding every record of a file for the `encode` measurement gave (untimed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct EncodeCheck {
+    /// Records decoded typed (BLOCKINFO's and those no schema types left out, as the
+    /// rewrite writes them raw): the records `encode` encodes.
+    records: u64,
+    /// Of those, the records whose encoding gives back the code, operands and blob read.
+    gives_back: u64,
+}
+
+/// `record` of `block` decoded typed, with a copy of its context; `None` for a record of
+/// BLOCKINFO or one no schema types (the rewrite writes those raw, without encoding them).
+fn decode_one<'a>(
+    block: u32,
+    record: &bitcode_schema::Record<'_, 'a>,
+    ctx: &mut LlvmContext,
+) -> bitcode_schema::Result<Option<Decoded<'a>>> {
+    if block == BLOCKINFO {
+        return Ok(None);
+    }
+    let value = ir::decode_record(block, record, ctx)?;
+    if value.is_unknown() {
+        return Ok(None);
+    }
+    let ctx = LlvmContext::new()
+        .with_version(ctx.version)
+        .with_value_number(ctx.value_number)
+        .with_absolute_ids(ctx.absolute_ids)
+        .with_call_params(ctx.call_params);
+    Ok(Some(Decoded { value, ctx, min_operands: record.ops.len() }))
+}
+
+/// Every record of the LLVM IR streams `streams` that [`decode_one`] decodes, given to
+/// `each` with the record it was decoded from.
+fn for_each_decoded<'a>(
+    streams: &[Bitstream<'a>],
+    mut each: impl FnMut(Decoded<'a>, &bitcode_schema::Record<'_, 'a>) -> bitcode_schema::Result<()>,
+) -> bitcode_schema::Result<()> {
+    for stream in streams {
+        let mut walker = Walker::new(stream);
+        while let Some(event) = walker.next_event()? {
+            let WalkerEvent::Record { block, record, ctx } = event else { continue };
+            if let Some(decoded) = decode_one(block, &record, ctx)? {
+                each(decoded, &record)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The records `encode` encodes in `streams`, and how many of them encode back to what
+/// was read (untimed; see [`EncodeCheck`]).
+fn encode_check(streams: &[Bitstream<'_>]) -> bitcode_schema::Result<EncodeCheck> {
+    let mut check = EncodeCheck::default();
+    for_each_decoded(streams, |d, record| {
+        let encoded = d.value.encode_with_len(&d.ctx, d.min_operands)?;
+        check.records += 1;
+        check.gives_back += u64::from(gives_back(&encoded, record));
+        Ok(())
+    })?;
+    Ok(check)
+}
+
+/// The BLOCKINFO block's id.
+const BLOCKINFO: u32 = bitcode_schema::runtime::cursor::BLOCKINFO_BLOCK_ID;
+
+/// Whether `encoded` has the code, operands and blob of `record`, a `string` field's bytes
+/// being the blob when the record was read with one (as the writer puts them).
+fn gives_back(encoded: &EncodedRecord<'_>, record: &bitcode_schema::Record<'_, '_>) -> bool {
+    if encoded.code != record.code {
+        return false;
+    }
+    match (record.blob, encoded.blob.as_deref(), encoded.string_start) {
+        (None, None, _) => encoded.ops == record.ops,
+        (Some(blob), Some(encoded_blob), _) => encoded.ops == record.ops && encoded_blob == blob,
+        (Some(blob), None, Some(start)) => encoded.ops.split_at_checked(start).is_some_and(|(ops, text)| {
+            ops == record.ops
+                && text.len() == blob.len()
+                && text.iter().zip(blob).all(|(&v, &b)| v == u64::from(b))
+        }),
+        _ => false,
+    }
+}
+
+/// Every record `encode` encodes in `streams`, decoded into one array for `encode_cold`
+/// (untimed); `None` when `p`'s decoding failed before, or fails now (said on standard
+/// error).
+fn decoded_for<'a>(p: &Prepared, streams: &[Bitstream<'a>]) -> Option<Vec<Decoded<'a>>> {
+    p.encode.as_ref().ok()?;
+    let mut decoded = Vec::new();
+    match for_each_decoded(streams, |d, _| {
+        decoded.push(d);
+        Ok(())
+    }) {
+        Ok(()) => Some(decoded),
+        Err(e) => {
+            eprintln!("speed: {}: decoding for encode fails ({e}); encode is skipped", p.path.display());
+            None
+        }
+    }
+}
+
+/// What `encode` and `encode_cold` time: each of `decoded` encoded back to its code,
+/// operands and blob by the generated encoder, as the rewrite encodes it, and dropped;
+/// counts the records and their operands.
+#[inline(never)] // one copy, as for `raw_walk`
+fn encode_all(decoded: &[Decoded<'_>]) -> bitcode_schema::Result<Tally> {
+    let mut tally = Tally::default();
+    for d in decoded {
+        let encoded = d.value.encode_with_len(&d.ctx, d.min_operands)?;
+        tally.records += 1;
+        tally.add(encoded.ops.len() as u64);
+        black_box(&encoded);
+    }
+    Ok(tally)
+}
+
+/// How many records `encode` decodes before it encodes them: few enough that their values
+/// (1.5 KB each, `ir::AnyRecord` being as large as its largest record, a summary's) are
+/// still in the core's cache when encoded, as the rewrite's value is, on its stack, right
+/// after it was decoded; enough that the clock read twice a chunk (tens of nanoseconds)
+/// is a fraction of a nanosecond a record.
+const ENCODE_CHUNK: usize = 256;
+
+/// The `encode` measurement: every record of `streams` that the rewrite encodes, decoded
+/// typed a chunk of [`ENCODE_CHUNK`] at a time (untimed), then the chunk encoded (timed,
+/// [`encode_all`]). Gives the time encoding took, decoding left out, and the tally.
+fn encode_chunked(streams: &[Bitstream<'_>]) -> bitcode_schema::Result<(Duration, Tally)> {
+    let (mut took, mut tally) = (Duration::ZERO, Tally::default());
+    let mut chunk = Vec::with_capacity(ENCODE_CHUNK);
+    let mut encode = |chunk: &mut Vec<Decoded<'_>>| -> bitcode_schema::Result<()> {
+        let start = Instant::now();
+        let t = encode_all(black_box(chunk))?;
+        took += start.elapsed();
+        tally.records += t.records;
+        tally.add(t.sum);
+        chunk.clear();
+        Ok(())
+    };
+    for_each_decoded(streams, |d, _| {
+        chunk.push(d);
+        if chunk.len() == ENCODE_CHUNK {
+            encode(&mut chunk)?;
+        }
+        Ok(())
+    })?;
+    encode(&mut chunk)?;
+    Ok((took, tally))
+}
+
+/// What the rewrite of a file gave (untimed): whether it is the input byte for byte, and
+/// its counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RoundTripCheck {
+    /// The output is the input, byte for byte.
+    identical: bool,
+    /// The rewrite's counts (`RewriteStats::summary`).
+    summary: String,
+    /// Records written, typed, and raw.
+    records: u64,
+    typed: u64,
+    raw: u64,
+}
+
+/// The `round_trip` measurement, as timed: the rewrite of the file in memory.
+#[inline(never)] // one copy, as for `raw_walk`
+fn round_trip(bytes: &[u8]) -> bitcode_schema::Result<usize> {
+    Ok(rewrite(bytes)?.bytes.len())
+}
+
 /// The repository root, above this package (benches run there, but do not rely on it).
 fn root() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
@@ -233,6 +431,10 @@ struct Prepared {
     check: Result<CheckReport, String>,
     parallel_matches: Result<bool, String>,
     symbols: Result<usize, String>,
+    /// The records `encode` encodes, and how many encode back to what was read.
+    encode: Result<EncodeCheck, String>,
+    /// What the rewrite gave.
+    round_trip: Result<RoundTripCheck, String>,
 }
 
 impl Prepared {
@@ -287,6 +489,43 @@ impl Prepared {
             );
         }
         let symbols = symbols(&bytes).map_err(|e| e.to_string());
+        let encode = Input::parse(&bytes)
+            .and_then(|input| encode_check(&ir_streams(&input)?))
+            .map_err(|e| e.to_string());
+        match &encode {
+            Ok(e) if e.records == outside.records && e.gives_back == e.records => {}
+            Ok(e) => eprintln!(
+                "speed: {}: encode: {} records decoded typed ({} outside BLOCKINFO), {} of them encode back \
+                 to what was read",
+                path.display(),
+                e.records,
+                outside.records,
+                e.gives_back
+            ),
+            Err(e) => {
+                eprintln!("speed: {}: decoding for encode fails ({e}); encode is skipped", path.display())
+            }
+        }
+        let round_trip = rewrite(&bytes)
+            .map(|r| RoundTripCheck {
+                identical: r.bytes == bytes,
+                summary: r.stats.summary(),
+                records: r.stats.records,
+                typed: r.stats.typed,
+                raw: r.stats.raw_count(),
+            })
+            .map_err(|e| e.to_string());
+        match &round_trip {
+            Ok(r) if r.identical && r.records == raw.records && r.raw == 0 => {}
+            Ok(r) => eprintln!(
+                "speed: {}: round trip: {} identical to the input: {} (raw walk: {} records)",
+                path.display(),
+                if r.identical { "is" } else { "is NOT" },
+                r.summary,
+                raw.records
+            ),
+            Err(e) => eprintln!("speed: {}: the rewrite fails ({e}); round_trip is skipped", path.display()),
+        }
         Some(Prepared {
             group: group_name(&path),
             path,
@@ -297,6 +536,8 @@ impl Prepared {
             check,
             parallel_matches,
             symbols,
+            encode,
+            round_trip,
         })
     }
 
@@ -320,6 +561,11 @@ impl Prepared {
             })),
             "typed_check_parallel_matches": result(&self.parallel_matches, |m| json!(m)),
             "symbols": result(&self.symbols, |n| json!({ "count": n })),
+            "encode": result(&self.encode, |e| json!({ "records": e.records, "gives_back": e.gives_back })),
+            "round_trip": result(&self.round_trip, |r| json!({
+                "identical": r.identical, "summary": r.summary, "records": r.records,
+                "typed": r.typed, "raw": r.raw,
+            })),
         })
     }
 }
@@ -383,11 +629,21 @@ fn parallel_check(bytes: &[u8], pool: Option<&ThreadPool>) -> bitcode_schema::Re
 /// is the time of llvm-bitcode over the raw walk's (the same records, so the records/s
 /// ratio); the others are the time of the first over the second. `check_vs_parallel` runs
 /// the parallel check on `pool`, `check_vs_parallel_unpinned` on rayon's default pool.
+/// `encode_vs_check` is per record: the encode's time per record it encodes over the typed
+/// check's per record it checks (the same records but BLOCKINFO's, a handful a file).
 fn paired_ratios(p: &Prepared, rounds: usize, pool: Option<&ThreadPool>) -> Value {
     let bytes = p.bytes.as_slice();
     let (mut lb_ratios, mut check_ratios, mut symbols_ratios, mut parallel_ratios) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut unpinned_ratios = Vec::new();
+    let (mut cold_ratios, mut unpinned_ratios, mut encode_ratios, mut round_trip_ratios) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // The typed values `encode_cold` encodes, decoded once for all rounds (untimed).
+    let input = Input::parse(bytes).ok();
+    let streams = input.as_ref().and_then(|i| ir_streams(i).ok()).unwrap_or_default();
+    let decoded = decoded_for(p, &streams);
+    // Records per measurement, for the per-record ratio.
+    let encoded_records = p.encode.as_ref().map_or(0, |e| e.records) as f64;
+    let checked_records = p.check.as_ref().map_or(0, |c| c.records) as f64;
     // Round 0 warms up (caches, rayon's threads) and is not counted.
     for round in 0..=rounds {
         // The single-threaded measurements sit between the two raw walks; the parallel
@@ -398,6 +654,13 @@ fn paired_ratios(p: &Prepared, rounds: usize, pool: Option<&ThreadPool>) -> Valu
         let check_time = p.check.is_ok().then(|| seconds(|| typed_check(bytes, check_stream)));
         let symbols_time = p.symbols.is_ok().then(|| seconds(|| symbols(bytes)));
         let raw = (first_raw + seconds(|| raw_walk(bytes))) / 2.0;
+        // After the raw walks, so that they see the caches as before these were measured.
+        let encode_time = match p.encode {
+            Ok(_) => encode_chunked(&streams).ok().map(|(took, _)| took.as_secs_f64()),
+            Err(_) => None,
+        };
+        let cold_time = decoded.as_deref().map(|d| seconds(|| encode_all(d)));
+        let round_trip_time = p.round_trip.is_ok().then(|| seconds(|| round_trip(bytes)));
         let parallels = matches!(p.parallel_matches, Ok(true));
         let parallel_time = parallels.then(|| seconds(|| parallel_check(bytes, pool)));
         let unpinned_time = (parallels && pool.is_some()).then(|| seconds(|| parallel_check(bytes, None)));
@@ -413,6 +676,15 @@ fn paired_ratios(p: &Prepared, rounds: usize, pool: Option<&ThreadPool>) -> Valu
         if let (Some(c), Some(par)) = (check_time, unpinned_time) {
             unpinned_ratios.push(c / par);
         }
+        if let (Some(c), Some(e)) = (check_time, encode_time) {
+            encode_ratios.push((e / encoded_records) / (c / checked_records));
+        }
+        if let (Some(c), Some(e)) = (check_time, cold_time) {
+            cold_ratios.push((e / encoded_records) / (c / checked_records));
+        }
+        if let (Some(c), Some(r)) = (check_time, round_trip_time) {
+            round_trip_ratios.push(r / c);
+        }
     }
     let mut out = serde_json::Map::new();
     for (key, values) in [
@@ -421,6 +693,9 @@ fn paired_ratios(p: &Prepared, rounds: usize, pool: Option<&ThreadPool>) -> Valu
         ("symbols_vs_walk", &mut symbols_ratios),
         ("check_vs_parallel", &mut parallel_ratios),
         ("check_vs_parallel_unpinned", &mut unpinned_ratios),
+        ("encode_vs_check", &mut encode_ratios),
+        ("encode_cold_vs_check", &mut cold_ratios),
+        ("round_trip_vs_check", &mut round_trip_ratios),
     ] {
         if !values.is_empty() {
             out.insert(key.to_string(), spread(values));
@@ -481,6 +756,25 @@ fn speed(c: &mut Criterion, prepared: &[Prepared], pool: Option<&ThreadPool>) {
         }
         if p.symbols.is_ok() {
             group.bench_function("symbols", |b| b.iter(|| symbols(black_box(bytes)).expect("symbols")));
+        }
+        let input = Input::parse(bytes).ok();
+        let streams = input.as_ref().and_then(|i| ir_streams(i).ok()).unwrap_or_default();
+        if p.encode.is_ok() {
+            // Criterion is given the encoding's time alone, decoding left out.
+            group.bench_function("encode", |b| {
+                b.iter_custom(|iters| (0..iters).map(|_| encode_chunked(&streams).expect("encode").0).sum())
+            });
+        }
+        // The typed values `encode_cold` encodes, decoded for this group (untimed).
+        if let Some(decoded) = decoded_for(p, &streams) {
+            group.bench_function("encode_cold", |b| {
+                b.iter(|| encode_all(black_box(&decoded)).expect("encode"))
+            });
+        }
+        if p.round_trip.is_ok() {
+            group.bench_function("round_trip", |b| {
+                b.iter(|| round_trip(black_box(bytes)).expect("round trip"))
+            });
         }
         group.finish();
     }
