@@ -16,6 +16,8 @@ pub struct Error {
 struct Inner {
     kind: ErrorKind,
     bit_offset: u64,
+    /// The input is byte oriented (LLVM 1.x bytecode): the offset is shown in bytes.
+    in_bytes: bool,
     block_path: Vec<u32>,
     record_code: Option<u32>,
 }
@@ -143,6 +145,28 @@ pub enum ErrorKind {
         size: u32,
         /// The input length in bytes.
         len: usize,
+    },
+    /// Bytecode: the region (input or block) ends inside a field: `needed` more bytes
+    /// were wanted, `left` remain.
+    BytesTruncated {
+        /// Bytes the field needed.
+        needed: u64,
+        /// Bytes left in the region.
+        left: u64,
+    },
+    /// Bytecode: a byte VBR holds bits past its `value_bits`-bit width.
+    ByteVbrOverflow {
+        /// The most value bits the field may hold.
+        value_bits: u32,
+    },
+    /// Bytecode: an element count cannot fit in the bytes left.
+    ByteCountTooLarge {
+        /// What is being counted, plural ("types").
+        what: &'static str,
+        /// The count the input claims.
+        count: u64,
+        /// Bytes left in the region.
+        bytes_left: u64,
     },
     /// A typed decoder found a record field it cannot decode.
     Field {
@@ -277,6 +301,15 @@ impl fmt::Display for ErrorKind {
                 "bitcode wrapper header says offset {offset} size {size}, outside the {len}-byte input"
             ),
             Self::Field { block, record, field, problem } => write!(f, "{block}/{record}: field {field}: {problem}"),
+            Self::BytesTruncated { needed, left } => {
+                write!(f, "input ends inside a field: {needed} bytes needed, {left} left")
+            }
+            Self::ByteVbrOverflow { value_bits } => {
+                write!(f, "VBR field goes on past bit {value_bits} of its value")
+            }
+            Self::ByteCountTooLarge { what, count, bytes_left } => {
+                write!(f, "{count} {what} cannot fit in the {bytes_left} bytes left")
+            }
             Self::Invalid(msg) => f.write_str(msg),
             Self::Object(msg) => write!(f, "native object: {msg}"),
             Self::Write(msg) => write!(f, "cannot write: {msg}"),
@@ -292,7 +325,29 @@ impl Error {
     /// A new error of `kind` at `bit_offset`, outside any block.
     #[cold]
     pub fn new(kind: ErrorKind, bit_offset: u64) -> Self {
-        Error { inner: Box::new(Inner { kind, bit_offset, block_path: Vec::new(), record_code: None }) }
+        Error {
+            inner: Box::new(Inner {
+                kind,
+                bit_offset,
+                in_bytes: false,
+                block_path: Vec::new(),
+                record_code: None,
+            }),
+        }
+    }
+
+    /// A new error of `kind` at byte `byte_offset` of a byte-oriented input (LLVM 1.x
+    /// bytecode), outside any block; it shows its offset in bytes.
+    #[cold]
+    pub fn at_byte(kind: ErrorKind, byte_offset: u64) -> Self {
+        let mut e = Error::new(kind, byte_offset.saturating_mul(8));
+        e.inner.in_bytes = true;
+        e
+    }
+
+    /// The byte offset, for an error in a byte-oriented input.
+    pub fn byte_offset(&self) -> Option<u64> {
+        self.inner.in_bytes.then_some(self.inner.bit_offset / 8)
     }
 
     /// What went wrong.
@@ -343,15 +398,16 @@ impl fmt::Display for Error {
     /// field linkage: 99 is not a Linkage (block path 8)` (no path for a record built by
     /// hand, which no block is known to enclose).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Inner { kind, bit_offset, block_path, record_code } = &*self.inner;
+        let Inner { kind, bit_offset, in_bytes, block_path, record_code } = &*self.inner;
+        let at = Offset { bit_offset: *bit_offset, in_bytes: *in_bytes };
         if let ErrorKind::Field { block, record, field, problem } = kind {
-            write!(f, "{block}/{record} at bit {bit_offset}: field {field}: {problem}")?;
+            write!(f, "{block}/{record} at {at}: field {field}: {problem}")?;
             if !block_path.is_empty() {
                 write!(f, " (block path {})", PathText(block_path))?;
             }
             return Ok(());
         }
-        write!(f, "{kind} (at bit {bit_offset}")?;
+        write!(f, "{kind} (at {at}")?;
         if let Some(code) = record_code {
             write!(f, ", record {code}")?;
         }
@@ -359,6 +415,22 @@ impl fmt::Display for Error {
             write!(f, ", top level)")
         } else {
             write!(f, ", block path {})", PathText(block_path))
+        }
+    }
+}
+
+/// An offset as a message shows it: `bit N`, or `byte N` in a byte-oriented input.
+struct Offset {
+    bit_offset: u64,
+    in_bytes: bool,
+}
+
+impl fmt::Display for Offset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.in_bytes {
+            write!(f, "byte {}", self.bit_offset / 8)
+        } else {
+            write!(f, "bit {}", self.bit_offset)
         }
     }
 }

@@ -18,6 +18,7 @@
 pub mod abbrev;
 pub mod bits;
 pub mod blockinfo;
+pub mod bytes;
 pub mod container;
 pub mod cursor;
 pub mod decode;
@@ -36,6 +37,7 @@ pub mod writer;
 pub use abbrev::{Abbrev, AbbrevOp, DefinedOp, ScalarEncoding};
 pub use bits::BitReader;
 pub use blockinfo::{BlockInfo, BlockInfoStore};
+pub use bytes::ByteReader;
 pub use container::{Bitstream, Magic, WrapperHeader};
 pub use cursor::{BlockHeader, Cursor, Entry, Record};
 pub use error::{AbbrevProblem, Error, ErrorKind, Result};
