@@ -88,18 +88,24 @@ impl<'a> ByteReader<'a> {
         Ok(b)
     }
 
+    /// The next `N` bytes as an array.
+    fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let start = self.pos;
+        let taken = self.bytes(N as u64)?;
+        <[u8; N]>::try_from(taken).map_err(|_| {
+            self.pos = start;
+            self.truncated(N as u64)
+        })
+    }
+
     /// A 32-bit little-endian word.
     pub fn u32_le(&mut self) -> Result<u32> {
-        let b = self.bytes(4)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        self.array().map(u32::from_le_bytes)
     }
 
     /// A 64-bit little-endian word.
     pub fn u64_le(&mut self) -> Result<u64> {
-        let b = self.bytes(8)?;
-        let mut word = [0u8; 8];
-        word.copy_from_slice(b);
-        Ok(u64::from_le_bytes(word))
+        self.array().map(u64::from_le_bytes)
     }
 
     /// An unsigned byte VBR of at most `value_bits` bits: seven bits a byte, least
