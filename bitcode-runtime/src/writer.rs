@@ -17,16 +17,31 @@ use crate::encode::EncodedRecord;
 use crate::error::{Error, ErrorKind, Result};
 
 /// Writes bit fields LSB-first into a byte vector.
+///
+/// Fields gather in a 64-bit word, which goes to the bytes 32 bits at a time, as LLVM's
+/// writer does: a field costs a few shifts, not a loop over its bytes.
 #[derive(Clone, Debug, Default)]
 pub struct BitWriter {
+    /// The bytes written so far, but for the last `pending` bits.
     bytes: Vec<u8>,
-    /// Bits written; the last byte of `bytes` holds the partial tail.
-    bits: u64,
+    /// Bits not yet in `bytes`, in the low `pending` bits (fewer than 32).
+    word: u64,
+    pending: u32,
 }
 
 #[cold]
 fn write_error(msg: String, at: u64) -> Error {
     Error::new(ErrorKind::Write(msg), at)
+}
+
+/// The low `width` bits of `value` (`width` at most 64).
+#[inline]
+fn low_bits(value: u64, width: u32) -> u64 {
+    if width >= 64 {
+        value
+    } else {
+        value & ((1u64 << width) - 1)
+    }
 }
 
 impl BitWriter {
@@ -36,83 +51,139 @@ impl BitWriter {
     }
 
     /// Bits written so far.
+    #[inline]
     pub fn position(&self) -> u64 {
-        self.bits
+        self.bytes.len() as u64 * 8 + u64::from(self.pending)
     }
 
     /// The bytes written so far (a partial last byte is zero-padded).
-    pub fn bytes(&self) -> &[u8] {
-        &self.bytes
+    pub fn bytes(&self) -> std::borrow::Cow<'_, [u8]> {
+        if self.pending == 0 {
+            return std::borrow::Cow::Borrowed(&self.bytes);
+        }
+        std::borrow::Cow::Owned(self.clone().into_bytes())
     }
 
     /// The bytes written, the last one zero-padded.
-    pub fn into_bytes(self) -> Vec<u8> {
+    pub fn into_bytes(mut self) -> Vec<u8> {
+        let tail = self.pending.div_ceil(8) as usize;
+        self.bytes.extend_from_slice(self.word.to_le_bytes().get(..tail).unwrap_or_default());
         self.bytes
     }
 
     /// Writes the low `width` bits of `value` (`width` at most 64; higher bits are dropped).
+    #[inline]
     pub fn write(&mut self, value: u64, width: u32) {
-        let mut value = if width >= 64 { value } else { value & ((1u64 << width) - 1) };
-        let mut left = width.min(64);
-        while left > 0 {
-            let used = (self.bits % 8) as u32;
-            if used == 0 {
-                self.bytes.push(0);
-            }
-            let take = (8 - used).min(left);
-            if let Some(last) = self.bytes.last_mut() {
-                *last |= ((value & ((1u64 << take) - 1)) << used) as u8;
-            }
-            value = if take >= 64 { 0 } else { value >> take };
-            left -= take;
-            self.bits += take as u64;
+        let width = width.min(64);
+        let value = low_bits(value, width);
+        let total = self.pending + width;
+        // `pending` is below 32, so the shift keeps at least the field's first 32 bits.
+        let word = self.word | value << self.pending;
+        if total < 32 {
+            self.word = word;
+            self.pending = total;
+            return;
         }
+        self.bytes.extend_from_slice(&(word as u32).to_le_bytes());
+        // What follows the 32 bits just written: the field from its bit 32 - pending on.
+        let mut rest = value >> (32 - self.pending);
+        let mut left = total - 32;
+        if left >= 32 {
+            self.bytes.extend_from_slice(&(rest as u32).to_le_bytes());
+            rest >>= 32;
+            left -= 32;
+        }
+        self.word = low_bits(rest, left);
+        self.pending = left;
     }
 
     /// Writes `value` as VBR with `width`-bit chunks (2 to 64; 1 only for the value 0).
+    #[inline]
     pub fn write_vbr(&mut self, value: u64, width: u32) -> Result<()> {
+        let payload = width.wrapping_sub(1);
+        // The common case: the value fits in one chunk.
+        if (1..64).contains(&payload) && value >> payload == 0 {
+            self.write(value, width);
+            return Ok(());
+        }
+        self.write_vbr_chunks(value, width)
+    }
+
+    /// [`write_vbr`](Self::write_vbr) for a value of several chunks, or a width it refuses.
+    fn write_vbr_chunks(&mut self, value: u64, width: u32) -> Result<()> {
         if !(1..=64).contains(&width) || (width == 1 && value != 0) {
-            return Err(write_error(format!("cannot write {value} as VBR{width}"), self.bits));
+            return Err(write_error(format!("cannot write {value} as VBR{width}"), self.position()));
         }
         let payload = width - 1;
         if payload == 0 {
             self.write(0, 1);
             return Ok(());
         }
+        let mask = (1u64 << payload) - 1;
+        let more = 1u64 << payload;
         let mut v = value;
+        // As many chunks a write as fit in 64 bits; each but the last with its continuation bit.
         loop {
-            let chunk = if payload >= 64 { v } else { v & ((1u64 << payload) - 1) };
-            v = if payload >= 64 { 0 } else { v >> payload };
-            if v == 0 {
-                self.write(chunk, width);
-                return Ok(());
+            let (mut word, mut used) = (0u64, 0u32);
+            while used + width <= 64 {
+                let chunk = v & mask;
+                v >>= payload;
+                if v == 0 {
+                    self.write(word | chunk << used, used + width);
+                    return Ok(());
+                }
+                word |= (chunk | more) << used;
+                used += width;
             }
-            self.write(chunk | (1u64 << payload), width);
+            self.write(word, used);
         }
     }
 
     /// Writes a character from `[a-zA-Z0-9._]` as char6.
     pub fn write_char6(&mut self, c: u64) -> Result<()> {
         let code = u8::try_from(c).ok().and_then(encode_char6);
-        let code = code.ok_or_else(|| write_error(format!("{c} is not a char6 character"), self.bits))?;
+        let code =
+            code.ok_or_else(|| write_error(format!("{c} is not a char6 character"), self.position()))?;
         self.write(code, 6);
         Ok(())
     }
 
     /// Pads with zero bits to the next multiple of 32.
     pub fn align32(&mut self) {
-        let pad = self.bits.next_multiple_of(32) - self.bits;
-        self.write(0, pad as u32);
+        let at = self.position();
+        self.write(0, (at.next_multiple_of(32) - at) as u32);
     }
 
     /// Writes bytes at a byte-aligned position.
     pub fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
-        if !self.bits.is_multiple_of(8) {
-            return Err(write_error("bytes at a position that is not byte aligned".into(), self.bits));
+        if !self.pending.is_multiple_of(8) {
+            return Err(write_error("bytes at a position that is not byte aligned".into(), self.position()));
         }
+        let whole = (self.pending / 8) as usize;
+        self.bytes.extend_from_slice(self.word.to_le_bytes().get(..whole).unwrap_or_default());
+        (self.word, self.pending) = (0, 0);
         self.bytes.extend_from_slice(bytes);
-        self.bits += bytes.len() as u64 * 8;
         Ok(())
+    }
+
+    /// Takes back everything written after the first `bits` bits (nothing when fewer were
+    /// written).
+    pub fn truncate(&mut self, bits: u64) {
+        if bits >= self.position() {
+            return;
+        }
+        let flushed = self.bytes.len() as u64 * 8;
+        if bits >= flushed {
+            self.pending = (bits - flushed) as u32;
+            self.word = low_bits(self.word, self.pending);
+            return;
+        }
+        // The cut falls in the bytes: the bits of its byte before it become the pending ones.
+        let keep = (bits / 8) as usize;
+        let partial = self.bytes.get(keep).copied().unwrap_or(0);
+        self.bytes.truncate(keep);
+        self.pending = (bits % 8) as u32;
+        self.word = low_bits(u64::from(partial), self.pending);
     }
 
     /// Overwrites the little-endian 32-bit word at byte `offset` (already written).
@@ -135,6 +206,9 @@ struct WriterScope {
     abbrevs: Vec<Abbrev>,
     /// For a BLOCKINFO block: what it declares so far.
     blockinfo: Option<PendingBlockInfo>,
+    /// The block that blocks written apart go into (see [`StreamWriter::for_blocks_apart`]):
+    /// its header and its end are written elsewhere.
+    enclosing: bool,
 }
 
 /// Writes a bitstream: the magic, then blocks and records.
@@ -183,6 +257,14 @@ impl StreamWriter {
     /// Bits written so far, the magic included (a reader's bit offsets count the same way).
     pub fn position(&self) -> u64 {
         self.bits.position()
+    }
+
+    /// As [`new`](Self::new), with room for `bytes` bytes of stream made at once (a
+    /// rewrite knows its output will be about its input's size).
+    pub fn with_capacity(magic: [u8; 4], bytes: usize) -> Self {
+        let mut writer = Self::new(magic);
+        writer.bits.bytes.reserve(bytes);
+        writer
     }
 
     /// An LLVM IR bitcode stream ('BC' 0xC0DE).
@@ -255,14 +337,94 @@ impl StreamWriter {
             self.blockinfo.get(&block_id).cloned().unwrap_or_default()
         };
         let blockinfo = (block_id == BLOCKINFO_BLOCK_ID).then(PendingBlockInfo::default);
-        self.scopes.push(WriterScope { block_id, abbrev_width, length_at, abbrevs, blockinfo });
+        self.scopes.push(WriterScope {
+            block_id,
+            abbrev_width,
+            length_at,
+            abbrevs,
+            blockinfo,
+            enclosing: false,
+        });
         Ok(())
+    }
+
+    /// A writer for blocks written apart from the stream they go into (on another thread,
+    /// say): it starts inside block `block_id` (abbreviation ids of `abbrev_width` bits),
+    /// right after its header, in a block whose ids are `parent_abbrev_width` bits, with
+    /// the abbreviations `blockinfo` gives each block id (the stream's BLOCKINFO so far).
+    /// It writes the block's length word, contents and END_BLOCK, then any blocks that
+    /// follow it in the same enclosing block; [`finish_blocks`](Self::finish_blocks) gives
+    /// the bytes, which [`append_blocks`](Self::append_blocks) puts into the stream after the
+    /// block's header. They start and end on a 32-bit boundary, so they are the same bytes
+    /// wherever the block starts.
+    pub fn for_blocks_apart(
+        block_id: u32,
+        abbrev_width: u32,
+        parent_abbrev_width: u32,
+        blockinfo: &crate::blockinfo::BlockInfoStore,
+    ) -> Result<Self> {
+        for width in [abbrev_width, parent_abbrev_width] {
+            if !(1..=64).contains(&width) {
+                return Err(write_error(format!("abbreviation id width {width}"), 0));
+            }
+        }
+        if block_id == BLOCKINFO_BLOCK_ID {
+            return Err(write_error("a BLOCKINFO block cannot be written apart".into(), 0));
+        }
+        let blockinfo: BTreeMap<u32, Vec<Abbrev>> =
+            blockinfo.block_ids().filter_map(|id| Some((id, blockinfo.get(id)?.abbrevs.to_vec()))).collect();
+        let abbrevs = blockinfo.get(&block_id).cloned().unwrap_or_default();
+        let mut bits = BitWriter::new();
+        // The block's length word, which its end_block fills in.
+        bits.write(0, 32);
+        let enclosing = WriterScope {
+            block_id: u32::MAX,
+            abbrev_width: parent_abbrev_width,
+            length_at: 0,
+            abbrevs: Vec::new(),
+            blockinfo: None,
+            enclosing: true,
+        };
+        let block =
+            WriterScope { block_id, abbrev_width, length_at: 0, abbrevs, blockinfo: None, enclosing: false };
+        Ok(StreamWriter { bits, scopes: vec![enclosing, block], blockinfo })
+    }
+
+    /// The bytes of a writer made by [`for_blocks_apart`](Self::for_blocks_apart), once
+    /// every block it wrote has ended.
+    pub fn finish_blocks(self) -> Result<Vec<u8>> {
+        match self.scopes.as_slice() {
+            [outer] if outer.enclosing => Ok(self.bits.into_bytes()),
+            _ => Err(write_error(
+                "blocks written apart must all end before they are finished".into(),
+                self.bits.position(),
+            )),
+        }
+    }
+
+    /// Writes the header of block `block_id` (abbreviation ids of `abbrev_width` bits),
+    /// then `blocks`, made by a writer from [`for_blocks_apart`](Self::for_blocks_apart)
+    /// given this stream's abbreviation id width and BLOCKINFO as they are here: the
+    /// block's length word, contents and end, and the blocks after it.
+    pub fn append_blocks(&mut self, block_id: u32, abbrev_width: u32, blocks: &[u8]) -> Result<()> {
+        let at = self.bits.position();
+        if self.scopes.iter().any(|s| s.blockinfo.is_some()) {
+            return Err(write_error("blocks written apart cannot go into a BLOCKINFO block".into(), at));
+        }
+        if !blocks.len().is_multiple_of(4) || blocks.len() < 4 {
+            return Err(write_error(format!("{} bytes are not blocks written apart", blocks.len()), at));
+        }
+        self.write_abbrev_id(abbrev_ids::ENTER_SUBBLOCK)?;
+        self.bits.write_vbr(u64::from(block_id), 8)?;
+        self.bits.write_vbr(u64::from(abbrev_width), 4)?;
+        self.bits.align32();
+        self.bits.write_bytes(blocks)
     }
 
     /// Ends the innermost block and writes its length.
     pub fn end_block(&mut self) -> Result<()> {
         let at = self.bits.position();
-        let Some(scope) = self.scopes.last() else {
+        let Some(scope) = self.scopes.last().filter(|s| !s.enclosing) else {
             return Err(write_error("END_BLOCK outside any block".into(), at));
         };
         if let Some(pending) = &scope.blockinfo {
@@ -403,77 +565,42 @@ impl StreamWriter {
         let fail = |msg: String| Err(write_error(msg, at));
         let Some(scope) = self.scopes.last() else { return fail("a record outside any block".into()) };
         let index = abbrev_id.checked_sub(abbrev_ids::FIRST_DEFINED).map(|i| i as usize);
-        let Some(abbrev) = index.and_then(|i| scope.abbrevs.get(i)).cloned() else {
+        let Some(abbrev) = index.and_then(|i| scope.abbrevs.get(i)) else {
             return fail(format!("abbreviation {abbrev_id} is not defined in block {}", scope.block_id));
         };
         let Some((first, rest)) = abbrev.ops().split_first() else {
             let problem = abbrev.unusable().map(|p| p.to_string()).unwrap_or_default();
             return fail(format!("abbreviation {abbrev_id} cannot be used: {problem}"));
         };
-        // Check everything before writing anything.
-        let mut values = ops.iter();
-        check_value(first, code as u64).or_else(|m| fail(format!("record code: {m}")))?;
-        for (i, op) in rest.iter().enumerate() {
-            match op {
-                AbbrevOp::Array(e) => {
-                    for &v in values.by_ref() {
-                        check_value(&AbbrevOp::Scalar(*e), v)
-                            .or_else(|m| fail(format!("array element: {m}")))?;
-                    }
-                }
-                AbbrevOp::Blob => {
-                    if blob.is_none() {
-                        return fail("the abbreviation has a blob, but no blob was given".into());
-                    }
-                }
-                _ => match values.next() {
-                    Some(&v) => check_value(op, v).or_else(|m| fail(format!("operand {i}: {m}")))?,
-                    None => return fail(format!("the abbreviation wants more than {} operands", ops.len())),
-                },
-            }
+        let width = scope.abbrev_width;
+        if width < 64 && u64::from(abbrev_id) >> width != 0 {
+            return fail(format!("abbreviation id {abbrev_id} does not fit in {width} bits"));
         }
-        if values.next().is_some() {
-            return fail(format!("{} operands are more than the abbreviation holds", ops.len()));
-        }
-        if blob.is_some() && !rest.contains(&AbbrevOp::Blob) {
-            return fail("a blob for an abbreviation without one".into());
-        }
+        // One pass checks each value and writes it; a value that does not fit takes back
+        // what the record wrote, so nothing of a refused record is left in the stream.
+        let bits = &mut self.bits;
+        bits.write(u64::from(abbrev_id), width);
+        let written = write_through(bits, first, rest, code, ops, blob);
         // Inside BLOCKINFO a reader applies the record with each blob's bytes where the blob is.
-        let applied = match (blob, self.pending_blockinfo().is_some()) {
-            (Some(bytes), true) => abbrev.operands_with_blob_in_place(ops, bytes),
-            _ => ops.to_vec(),
+        let applied = match (&written, &scope.blockinfo) {
+            (Ok(()), Some(_)) => Some(match blob {
+                Some(bytes) => abbrev.operands_with_blob_in_place(ops, bytes),
+                None => ops.to_vec(),
+            }),
+            _ => None,
         };
-        self.check_blockinfo_record(code, &applied)?;
-
-        self.write_abbrev_id(abbrev_id)?;
-        self.write_value(first, code as u64)?;
-        let mut values = ops.iter();
-        for op in rest {
-            match op {
-                AbbrevOp::Literal(_) => {
-                    values.next();
-                }
-                AbbrevOp::Scalar(_) => {
-                    if let Some(&v) = values.next() {
-                        self.write_value(op, v)?;
-                    }
-                }
-                AbbrevOp::Array(e) => {
-                    self.bits.write_vbr(values.len() as u64, 6)?;
-                    for &v in values.by_ref() {
-                        self.write_value(&AbbrevOp::Scalar(*e), v)?;
-                    }
-                }
-                AbbrevOp::Blob => {
-                    let bytes = blob.unwrap_or_default();
-                    self.bits.write_vbr(bytes.len() as u64, 6)?;
-                    self.bits.align32();
-                    self.bits.write_bytes(bytes)?;
-                    self.bits.align32();
-                }
-            }
+        let checked = match (written, &applied) {
+            (Err(msg), _) => Err(write_error(msg, at)),
+            (Ok(()), Some(applied)) => self.check_blockinfo_record(code, applied),
+            (Ok(()), None) => Ok(()),
+        };
+        if let Err(e) = checked {
+            self.bits.truncate(at);
+            return Err(e);
         }
-        self.note_blockinfo_record(code, &applied);
+        if let Some(applied) = applied {
+            self.note_blockinfo_record(code, &applied);
+        }
         Ok(())
     }
 
@@ -491,13 +618,17 @@ impl StreamWriter {
             }
             return self.unabbreviated_record(record.code, &record.ops);
         };
-        let has_blob = self
-            .scopes
-            .last()
-            .and_then(|s| id.checked_sub(abbrev_ids::FIRST_DEFINED).and_then(|i| s.abbrevs.get(i as usize)))
-            .is_some_and(|a| a.ops().contains(&AbbrevOp::Blob));
-        match (has_blob, &record.blob, record.string_start) {
-            (true, None, Some(start)) => {
+        // A string's bytes go as the blob when the abbreviation has one.
+        let has_blob = || {
+            self.scopes
+                .last()
+                .and_then(|s| {
+                    id.checked_sub(abbrev_ids::FIRST_DEFINED).and_then(|i| s.abbrevs.get(i as usize))
+                })
+                .is_some_and(|a| a.ops().contains(&AbbrevOp::Blob))
+        };
+        match (&record.blob, record.string_start) {
+            (None, Some(start)) if has_blob() => {
                 let (ops, text) = record.ops.split_at(start.min(record.ops.len()));
                 let bytes: Option<Vec<u8>> = text.iter().map(|&v| u8::try_from(v).ok()).collect();
                 let Some(bytes) = bytes else {
@@ -509,18 +640,6 @@ impl StreamWriter {
                 self.abbreviated_record(id, record.code, ops, Some(&bytes))
             }
             _ => self.abbreviated_record(id, record.code, &record.ops, record.blob.as_deref()),
-        }
-    }
-
-    fn write_value(&mut self, op: &AbbrevOp, v: u64) -> Result<()> {
-        match op {
-            AbbrevOp::Literal(_) | AbbrevOp::Array(_) | AbbrevOp::Blob => Ok(()),
-            AbbrevOp::Scalar(ScalarEncoding::Fixed(w)) => {
-                self.bits.write(v, *w as u32);
-                Ok(())
-            }
-            AbbrevOp::Scalar(ScalarEncoding::Vbr(w)) => self.bits.write_vbr(v, *w as u32),
-            AbbrevOp::Scalar(ScalarEncoding::Char6) => self.bits.write_char6(v),
         }
     }
 
@@ -548,6 +667,72 @@ impl StreamWriter {
         }
         Ok(self.bits.into_bytes())
     }
+}
+
+/// Writes a record's code (`first`, the abbreviation's first operand), then `ops` and
+/// `blob` through the rest of its layout, checking each value as it goes; says what does
+/// not fit the abbreviation, in the order the layout meets it.
+fn write_through(
+    bits: &mut BitWriter,
+    first: &AbbrevOp,
+    rest: &[AbbrevOp],
+    code: u32,
+    ops: &[u64],
+    blob: Option<&[u8]>,
+) -> std::result::Result<(), String> {
+    put(bits, first, u64::from(code)).map_err(|m| format!("record code: {m}"))?;
+    let mut values = ops.iter();
+    for (i, op) in rest.iter().enumerate() {
+        match op {
+            AbbrevOp::Literal(_) | AbbrevOp::Scalar(_) => match values.next() {
+                Some(&v) => put(bits, op, v).map_err(|m| format!("operand {i}: {m}"))?,
+                None => return Err(format!("the abbreviation wants more than {} operands", ops.len())),
+            },
+            AbbrevOp::Array(e) => {
+                bits.write_vbr(values.len() as u64, 6).map_err(|e| e.to_string())?;
+                let element = AbbrevOp::Scalar(*e);
+                for &v in values.by_ref() {
+                    put(bits, &element, v).map_err(|m| format!("array element: {m}"))?;
+                }
+            }
+            AbbrevOp::Blob => {
+                let Some(bytes) = blob else {
+                    return Err("the abbreviation has a blob, but no blob was given".into());
+                };
+                bits.write_vbr(bytes.len() as u64, 6).map_err(|e| e.to_string())?;
+                bits.align32();
+                bits.write_bytes(bytes).map_err(|e| e.to_string())?;
+                bits.align32();
+            }
+        }
+    }
+    if values.next().is_some() {
+        return Err(format!("{} operands are more than the abbreviation holds", ops.len()));
+    }
+    if blob.is_some() && !rest.contains(&AbbrevOp::Blob) {
+        return Err("a blob for an abbreviation without one".into());
+    }
+    Ok(())
+}
+
+/// Writes `v` as the scalar or literal `op` (a literal takes no bits, but `v` must be its
+/// value); says why `v` does not fit. Arrays and blobs are the caller's.
+#[inline]
+fn put(bits: &mut BitWriter, op: &AbbrevOp, v: u64) -> std::result::Result<(), String> {
+    match *op {
+        AbbrevOp::Scalar(ScalarEncoding::Fixed(w)) if w >= 64 || v >> w == 0 => bits.write(v, u32::from(w)),
+        AbbrevOp::Scalar(ScalarEncoding::Vbr(w)) if w > 1 || v == 0 => {
+            bits.write_vbr(v, u32::from(w)).map_err(|e| e.to_string())?;
+        }
+        AbbrevOp::Scalar(ScalarEncoding::Char6) => match u8::try_from(v).ok().and_then(encode_char6) {
+            Some(code) => bits.write(code, 6),
+            None => return Err(format!("{v} is not a char6 character")),
+        },
+        AbbrevOp::Literal(l) if l == v => {}
+        AbbrevOp::Array(_) | AbbrevOp::Blob => {}
+        _ => return check_value(op, v),
+    }
+    Ok(())
 }
 
 /// Checks that `v` can be written as `op`; says why not.
@@ -603,6 +788,89 @@ mod tests {
     }
 
     #[test]
+    fn truncate_takes_back_bits_anywhere() {
+        let fields: Vec<(u64, u32)> = (0..40u32).map(|i| (u64::from(i) * 0x9E37_79B9, i % 40 + 1)).collect();
+        for cut in 0..fields.len() {
+            let (mut whole, mut prefix) = (BitWriter::new(), BitWriter::new());
+            for &(v, width) in &fields[..cut] {
+                whole.write(v, width);
+                prefix.write(v, width);
+            }
+            let at = whole.position();
+            for &(v, width) in &fields[cut..] {
+                whole.write(v, width);
+            }
+            whole.truncate(at);
+            assert_eq!(whole.position(), at);
+            whole.write(0x5A5A, 15);
+            prefix.write(0x5A5A, 15);
+            assert_eq!(whole.into_bytes(), prefix.into_bytes(), "cut after {cut} fields");
+        }
+    }
+
+    #[test]
+    fn blocks_written_apart_are_the_blocks_written_in_place() {
+        // BLOCKINFO gives block 12 an abbreviation; block 8 holds a record, then two block
+        // 12s that use it.
+        let abbrev =
+            Abbrev::new(vec![AbbrevOp::Literal(3), AbbrevOp::Scalar(ScalarEncoding::Vbr(6))]).unwrap();
+        let prefix = |w: &mut StreamWriter| {
+            w.enter_block(BLOCKINFO_BLOCK_ID, 2).unwrap();
+            w.set_bid(12).unwrap();
+            w.define_abbrev(abbrev.clone()).unwrap();
+            w.end_block().unwrap();
+            w.enter_block(8, 3).unwrap();
+            w.unabbreviated_record(1, &[5, 77]).unwrap();
+        };
+        let blocks = |w: &mut StreamWriter, first: bool| {
+            if first {
+                w.enter_block(12, 4).unwrap();
+            }
+            w.abbreviated_record(4, 3, &[1000], None).unwrap();
+            w.end_block().unwrap();
+            w.enter_block(12, 4).unwrap();
+            w.unabbreviated_record(2, &[]).unwrap();
+            w.end_block().unwrap();
+        };
+        let mut in_place = StreamWriter::new(*b"TEST");
+        prefix(&mut in_place);
+        blocks(&mut in_place, true);
+        in_place.end_block().unwrap();
+        let in_place = in_place.finish().unwrap();
+
+        // BLOCKINFO as a reader has it inside block 8.
+        let stream = crate::Bitstream::new(&in_place).unwrap();
+        let mut cursor = stream.cursor();
+        while !matches!(cursor.next_entry().unwrap(), Some(crate::Entry::Block(h)) if h.id == 8) {}
+        let mut apart = StreamWriter::for_blocks_apart(12, 4, 3, cursor.block_info()).unwrap();
+        blocks(&mut apart, false);
+        let apart = apart.finish_blocks().unwrap();
+        let mut joined = StreamWriter::new(*b"TEST");
+        prefix(&mut joined);
+        joined.append_blocks(12, 4, &apart).unwrap();
+        joined.end_block().unwrap();
+        assert_eq!(joined.finish().unwrap(), in_place);
+
+        // What cannot be written apart, or finished, or appended.
+        assert!(StreamWriter::for_blocks_apart(BLOCKINFO_BLOCK_ID, 2, 2, cursor.block_info()).is_err());
+        let mut open = StreamWriter::for_blocks_apart(12, 4, 3, cursor.block_info()).unwrap();
+        open.unabbreviated_record(2, &[]).unwrap();
+        assert!(open.finish_blocks().is_err(), "its block has not ended");
+        let mut ended = StreamWriter::for_blocks_apart(12, 4, 3, cursor.block_info()).unwrap();
+        ended.end_block().unwrap();
+        assert!(ended.end_block().is_err(), "the enclosing block ends elsewhere");
+        let mut blockinfo = StreamWriter::new(*b"TEST");
+        blockinfo.enter_block(BLOCKINFO_BLOCK_ID, 2).unwrap();
+        assert!(blockinfo.append_blocks(12, 4, &apart).is_err());
+        assert!(joined_with(&apart[..apart.len() - 1]).is_err(), "not whole words");
+    }
+
+    /// A stream with `bytes` appended as blocks written apart at the top level.
+    fn joined_with(bytes: &[u8]) -> Result<()> {
+        StreamWriter::new(*b"TEST").append_blocks(12, 4, bytes)
+    }
+
+    #[test]
     fn vbr1_holds_only_zero() {
         let mut w = BitWriter::new();
         w.write_vbr(0, 1).unwrap();
@@ -626,6 +894,9 @@ mod tests {
         assert!(w.abbreviated_record(id, 5, &[1, b'-' as u64], None).is_err(), "not char6");
         assert!(w.abbreviated_record(id, 5, &[1], Some(b"x")).is_err(), "no blob in abbreviation");
         assert!(w.abbreviated_record(5, 5, &[1], None).is_err(), "undefined id");
+        let at = w.bits().position();
+        assert!(w.abbreviated_record(id, 5, &[7, b'a' as u64, b'-' as u64], None).is_err());
+        assert_eq!(w.bits().position(), at, "a refused record writes nothing");
         w.abbreviated_record(id, 5, &[7, b'a' as u64, b'Z' as u64], None).unwrap();
         w.end_block().unwrap();
         assert!(w.end_block().is_err());
