@@ -21,8 +21,12 @@ pub struct ValueId(pub u32);
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TypeId(pub u32);
 
-/// The elements of an array field: up to four are kept inline, without an allocation.
-pub type Array<T> = smallvec::SmallVec<[T; 4]>;
+/// The elements of an array field.
+///
+/// A plain `Vec`: elements kept inline (a small-vector of four) made records with arrays
+/// of groups as large as 1.4 KB, and every decoded record is moved at the size of the
+/// largest; an allocation for the records that have arrays costs less than that.
+pub type Array<T> = Vec<T>;
 
 /// A value operand that may be a forward reference: then its type follows it.
 ///
