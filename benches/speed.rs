@@ -19,15 +19,16 @@
 //! - `round_trip`: `bitcode_schema::rewrite::rewrite` on the file in memory, as `bcdump --rewrite`
 //!   runs it: every record decoded typed, encoded back by the generated encoder and written
 //!   with its abbreviation (checked once, before timing, to give the input back byte for byte);
-//! - `encode`: the generated encoders alone (`ir::AnyRecord::encode_with_len`, as the rewrite
-//!   calls them, with a copy of the context each record was decoded in) on every record the
+//! - `encode`: the generated encoders alone (`ir::AnyRecord::encode_into` into one reused
+//!   `EncodedRecord`, as the rewrite calls them, with a copy of the context each record was
+//!   decoded in) on every record the
 //!   rewrite encodes (all but BLOCKINFO's): typed values to code, operands and blob, no bits
 //!   written. The records are decoded 256 at a time, untimed, and each chunk then encoded,
 //!   timed, so that the values are in the cache as the rewrite's are (it encodes each value
 //!   right after decoding it). Compared per record with `typed_check`;
 //! - `encode_cold`: the same encoding of every record of the file decoded beforehand into one
-//!   array (not a target): an `ir::AnyRecord` is 1,448 bytes (as large as a summary record, its
-//!   largest), so this mostly measures reading 1.5 KB a record back from memory.
+//!   array (not a target): it mostly measures reading each `ir::AnyRecord` (as large as
+//!   its largest record, a metadata one, about 260 bytes) back from memory.
 //!
 //! Inputs: `BENCH_FILES=path1:path2` when set; otherwise every `.bc` in
 //! `target/bench-inputs/` (`bench/make-inputs.sh`) and the largest files of
@@ -318,8 +319,10 @@ fn decoded_for<'a>(p: &Prepared, streams: &[Bitstream<'a>]) -> Option<Vec<Decode
 #[inline(never)] // one copy, as for `raw_walk`
 fn encode_all(decoded: &[Decoded<'_>]) -> bitcode_schema::Result<Tally> {
     let mut tally = Tally::default();
+    // As the rewrite does, every record is encoded into one `EncodedRecord`.
+    let mut encoded = EncodedRecord::new(0, Vec::new());
     for d in decoded {
-        let encoded = d.value.encode_with_len(&d.ctx, d.min_operands)?;
+        d.value.encode_into(&d.ctx, d.min_operands, &mut encoded)?;
         tally.records += 1;
         tally.add(encoded.ops.len() as u64);
         black_box(&encoded);
@@ -328,7 +331,7 @@ fn encode_all(decoded: &[Decoded<'_>]) -> bitcode_schema::Result<Tally> {
 }
 
 /// How many records `encode` decodes before it encodes them: few enough that their values
-/// (1.5 KB each, `ir::AnyRecord` being as large as its largest record, a summary's) are
+/// (`ir::AnyRecord` being as large as its largest record, about 260 bytes) are
 /// still in the core's cache when encoded, as the rewrite's value is, on its stack, right
 /// after it was decoded; enough that the clock read twice a chunk (tens of nanoseconds)
 /// is a fraction of a nanosecond a record.

@@ -83,6 +83,23 @@ impl<'a> OperandsOut<'a> {
         }
     }
 
+    /// A builder for a record of `code` whose operands are expected to number about
+    /// `capacity` (the operand count it was read with, or its field count), reserved at once
+    /// so that pushing them does not grow the operand list again and again.
+    pub fn with_capacity(info: &'static RecordInfo, code: u32, capacity: usize) -> Self {
+        Self::reusing(info, code, Vec::new(), capacity)
+    }
+
+    /// As [`with_capacity`](Self::with_capacity), building into `ops` (emptied first),
+    /// whose allocation a caller encoding many records reuses.
+    pub fn reusing(info: &'static RecordInfo, code: u32, mut ops: Vec<u64>, capacity: usize) -> Self {
+        // A caller's count is only a hint: a huge one reserves no more than this.
+        const MOST: usize = 1 << 12;
+        ops.clear();
+        ops.reserve(capacity.min(MOST));
+        OperandsOut { ops, ..Self::new(info, code) }
+    }
+
     /// The error for `field` with `problem`.
     #[cold]
     pub fn error(&self, field: &'static str, problem: FieldProblem) -> Error {

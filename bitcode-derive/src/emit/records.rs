@@ -74,7 +74,7 @@ impl<'s> Cx<'s> {
             dispatch.push(quote!(#code => #rid::decode(record, ctx).map(Self::#rid)));
             check_arms.push(quote!(#code => #rid::decode(record, ctx).map(|_| true)));
             name_arms.push(quote!(Self::#rid(_) => #rname));
-            encode_arms.push(quote!(Self::#rid(r) => r.encode_with_len(ctx, min_operands)));
+            encode_arms.push(quote!(Self::#rid(r) => r.encode_into(ctx, min_operands, encoded)));
             display_arms.push(quote!(Self::#rid(r) => ::core::fmt::Display::fmt(r, f)));
             code_arms.push(quote!(#code => #sm(#rname)));
         }
@@ -181,9 +181,32 @@ impl<'s> Cx<'s> {
                         ctx: &C,
                         min_operands: ::core::primitive::usize,
                     ) -> #rt::Result<#rt::encode::EncodedRecord<'a>> {
+                        let mut encoded = #rt::encode::EncodedRecord::new(0, ::std::vec::Vec::new());
+                        self.encode_into(ctx, min_operands, &mut encoded)?;
+                        #okk(encoded)
+                    }
+
+                    /// As [`encode_with_len`](Self::encode_with_len), into `encoded`, whose
+                    /// operand list is reused (see each record's `encode_into`).
+                    ///
+                    /// # Errors
+                    ///
+                    /// As [`encode`](Self::encode).
+                    pub fn encode_into<'o, C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
+                        &self,
+                        ctx: &C,
+                        min_operands: ::core::primitive::usize,
+                        encoded: &mut #rt::encode::EncodedRecord<'o>,
+                    ) -> #rt::Result<()>
+                    where
+                        'a: 'o,
+                    {
                         match self {
                             #(#encode_arms,)*
-                            Self::Unknown(raw) => #okk(raw.to_encoded()),
+                            Self::Unknown(raw) => {
+                                *encoded = raw.to_encoded();
+                                #okk(())
+                            }
                         }
                     }
 
@@ -454,6 +477,10 @@ impl<'s> Cx<'s> {
         };
         let called = self.called_fn(block, r, &slots, &reads, &ranges, scope);
         let enc_lt = if lifetime { quote!('a) } else { quote!('static) };
+        // At least one operand a field: what the operand list is made room for up front.
+        let field_count = Literal::usize_unsuffixed(slots.len());
+        let outlives = if lifetime { quote!(where 'a: 'o) } else { TokenStream::new() };
+        let okk = ok();
         let serde = super::tokens::serde_derive(rt);
         quote! {
             #doc
@@ -519,19 +546,43 @@ impl<'s> Cx<'s> {
                 /// # Errors
                 ///
                 /// As [`encode`](Self::encode).
-                #[allow(unused_variables)]
                 pub fn encode_with_len<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
                     &self,
                     ctx: &C,
                     min_operands: ::core::primitive::usize,
                 ) -> #rt::Result<#rt::encode::EncodedRecord<#enc_lt>> {
+                    let mut encoded = #rt::encode::EncodedRecord::new(Self::CODE, ::std::vec::Vec::new());
+                    self.encode_into(ctx, min_operands, &mut encoded)?;
+                    #okk(encoded)
+                }
+
+                /// As [`encode_with_len`](Self::encode_with_len), into `encoded`, whose
+                /// operand list is reused: encoding record after record into one
+                /// `EncodedRecord` allocates nothing once the list is long enough.
+                ///
+                /// # Errors
+                ///
+                /// As [`encode`](Self::encode); `encoded` is then left empty.
+                #[allow(unused_variables)]
+                pub fn encode_into<'o, C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
+                    &self,
+                    ctx: &C,
+                    min_operands: ::core::primitive::usize,
+                    encoded: &mut #rt::encode::EncodedRecord<'o>,
+                ) -> #rt::Result<()> #outlives {
                     static INFO: #rt::__private::RecordInfo =
                         #rt::__private::RecordInfo { block: #block_lit, record: #rname };
-                    let mut builder = #rt::__private::OperandsOut::new(&INFO, Self::CODE);
+                    let mut builder = #rt::__private::OperandsOut::reusing(
+                        &INFO,
+                        Self::CODE,
+                        ::core::mem::take(&mut encoded.ops),
+                        min_operands.max(#field_count),
+                    );
                     let out = &mut builder;
                     let Self { #(#pats,)* #extra_pat } = self;
                     #encode_body
-                    builder.finish("extra_operands", min_operands, #extra_arg)
+                    *encoded = builder.finish("extra_operands", min_operands, #extra_arg)?;
+                    #okk(())
                 }
 
                 #called
@@ -580,7 +631,7 @@ impl<'s> Cx<'s> {
             variants.push(quote!(#[doc = #vdoc] #var(#m::Record<'a>)));
             decode_arms.push(quote!(#id => #m::Record::decode(record, ctx).map(AnyRecord::#var)));
             any_name_arms.push(quote!(AnyRecord::#var(r) => r.name()));
-            any_encode_arms.push(quote!(AnyRecord::#var(r) => r.encode_with_len(ctx, min_operands)));
+            any_encode_arms.push(quote!(AnyRecord::#var(r) => r.encode_into(ctx, min_operands, encoded)));
             any_display_arms.push(quote!(AnyRecord::#var(r) => ::core::fmt::Display::fmt(r, f)));
             any_unknown_arms.push(quote!(AnyRecord::#var(#m::Record::Unknown(_)) => true));
             check_arms.push(quote!(#id => #m::check(record, ctx)));
@@ -677,9 +728,32 @@ impl<'s> Cx<'s> {
                     ctx: &C,
                     min_operands: ::core::primitive::usize,
                 ) -> #rt::Result<#rt::encode::EncodedRecord<'a>> {
+                    let mut encoded = #rt::encode::EncodedRecord::new(0, ::std::vec::Vec::new());
+                    self.encode_into(ctx, min_operands, &mut encoded)?;
+                    #okk(encoded)
+                }
+
+                /// As [`encode_with_len`](Self::encode_with_len), into `encoded`, whose
+                /// operand list is reused (see each record's `encode_into`).
+                ///
+                /// # Errors
+                ///
+                /// As [`encode_with_len`](Self::encode_with_len).
+                pub fn encode_into<'o, C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
+                    &self,
+                    ctx: &C,
+                    min_operands: ::core::primitive::usize,
+                    encoded: &mut #rt::encode::EncodedRecord<'o>,
+                ) -> #rt::Result<()>
+                where
+                    'a: 'o,
+                {
                     match self {
                         #(#any_encode_arms,)*
-                        AnyRecord::UnknownBlock { record, .. } => #okk(record.to_encoded()),
+                        AnyRecord::UnknownBlock { record, .. } => {
+                            *encoded = record.to_encoded();
+                            #okk(())
+                        }
                     }
                 }
 
