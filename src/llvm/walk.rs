@@ -347,8 +347,10 @@ impl<'a> Walker<'a> {
             }
             Entry::Record(record) => {
                 // Inside a summary block the layouts follow the summary's VERSION record.
-                if let Some(version) = summary_version(block, &record) {
-                    self.summary_version = Some(version);
+                if is_summary_block(block) {
+                    if let Some(version) = summary_version(block, &record) {
+                        self.summary_version = Some(version);
+                    }
                 }
                 // The context holds the numbers before this record; then count what it defines.
                 self.context.version = match self.summary_version {
