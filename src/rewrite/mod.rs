@@ -27,6 +27,11 @@ use bitcode_schema_runtime::{
 use crate::llvm::{ir, Walker, WalkerEvent};
 use crate::{diagnostics, remarks};
 
+#[cfg(feature = "parallel")]
+mod parallel;
+#[cfg(feature = "parallel")]
+pub use parallel::rewrite_parallel;
+
 /// What a rewrite wrote, and how.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -54,6 +59,21 @@ pub struct RewriteStats {
 }
 
 impl RewriteStats {
+    /// Adds the counts of `other` (a part of the same rewrite) to these.
+    pub fn add(&mut self, other: RewriteStats) {
+        self.streams += other.streams;
+        self.blocks += other.blocks;
+        self.definitions += other.definitions;
+        self.records += other.records;
+        self.typed += other.typed;
+        self.blockinfo += other.blockinfo;
+        self.edited += other.edited;
+        self.dropped_symtabs += other.dropped_symtabs;
+        for (why, n) in other.raw {
+            *self.raw.entry(why).or_default() += n;
+        }
+    }
+
     /// How many records were written raw.
     pub fn raw_count(&self) -> u64 {
         self.raw.values().sum()
@@ -126,19 +146,26 @@ impl<F: for<'a> FnMut(&mut ir::AnyRecord<'a>) -> bool> Edit for F {}
 /// that records bit offsets (which would then point elsewhere), or the edit gives a value
 /// that cannot be encoded.
 pub fn rewrite_edited(file: &[u8], mut edit: impl Edit) -> Result<Rewritten> {
+    rewrite_file(file, |stream, stats| rewrite_stream_edited(stream, stats, &mut edit))
+}
+
+/// `file` with each of its bitstreams, front to back, replaced by what `each` writes for it.
+fn rewrite_file(
+    file: &[u8],
+    mut each: impl FnMut(&Bitstream<'_>, &mut RewriteStats) -> Result<Vec<u8>>,
+) -> Result<Rewritten> {
     let input = Input::parse(file)?;
-    let mut bytes = file.to_vec();
+    let mut out = Spliced { bytes: Vec::with_capacity(file.len()), copied: 0 };
     let mut stats = RewriteStats::default();
     let mut streams = input.streams()?;
-    // From the last to the first, so that a stream whose length changes moves none still
-    // to be spliced.
-    streams.sort_by_key(|s| std::cmp::Reverse(s.file_offset()));
+    streams.sort_by_key(|s| s.file_offset());
     for stream in streams {
-        let written = rewrite_stream_edited(&stream, &mut stats, &mut edit)?;
-        splice(&mut bytes, &stream, &written, input.is_native_object())?;
+        let written = each(&stream, &mut stats)?;
+        out.splice(file, &stream, &written, input.is_native_object())?;
         stats.streams += 1;
     }
-    Ok(Rewritten { bytes, stats })
+    out.bytes.extend_from_slice(file.get(out.copied..).unwrap_or_default());
+    Ok(Rewritten { bytes: out.bytes, stats })
 }
 
 /// Rewrites one bitstream; gives its bytes, magic included.
@@ -152,24 +179,25 @@ pub fn rewrite_stream_edited(
     stats: &mut RewriteStats,
     edit: &mut dyn Edit,
 ) -> Result<Vec<u8>> {
-    let mut out = Replay { w: StreamWriter::new(stream.magic().bytes()), stats, moved_at: None };
+    let w = StreamWriter::with_capacity(stream.magic().bytes(), stream.data().len());
+    let mut out = Replay { w, stats, moved_at: None };
     match stream.magic() {
         Magic::LlvmIr => rewrite_llvm(stream, &mut out, edit)?,
         magic if magic.bytes() == diagnostics::schema::MAGIC => {
             let mut ctx = bitcode_schema_runtime::decode::BasicContext::new();
-            rewrite_with(stream.cursor(), &mut out, |block, record| {
+            rewrite_with(stream.cursor(), &mut out, |block, record, encoded| {
                 let value = diagnostics::schema::decode_record(block, record, &mut ctx).ok()?;
-                (!value.is_unknown()).then(|| value.encode_with_len(&ctx, record.ops.len()))
+                (!value.is_unknown()).then(|| value.encode_into(&ctx, record.ops.len(), encoded))
             })?
         }
         magic if magic.bytes() == remarks::schema::MAGIC => {
             let mut ctx = bitcode_schema_runtime::decode::BasicContext::new();
-            rewrite_with(stream.cursor(), &mut out, |block, record| {
+            rewrite_with(stream.cursor(), &mut out, |block, record, encoded| {
                 let value = remarks::schema::decode_record(block, record, &mut ctx).ok()?;
-                (!value.is_unknown()).then(|| value.encode_with_len(&ctx, record.ops.len()))
+                (!value.is_unknown()).then(|| value.encode_into(&ctx, record.ops.len(), encoded))
             })?
         }
-        _ => rewrite_with(stream.cursor(), &mut out, |_, _| None)?,
+        _ => rewrite_with(stream.cursor(), &mut out, |_, _, _| None)?,
     }
     out.w.finish()
 }
@@ -185,6 +213,8 @@ fn rewrite_llvm(stream: &Bitstream<'_>, out: &mut Replay<'_>, edit: &mut dyn Edi
     let (mut edited, mut dropping, mut module) = (false, None::<usize>, None::<usize>);
     let (mut depth, mut offsets_recorded) = (0usize, false);
     let stream_start = stream.file_offset() * 8;
+    // Every record is encoded into this one, its operand list reused.
+    let mut encoded = EncodedRecord::new(0, Vec::new());
     loop {
         let (step, at) = match walker.next_event()? {
             None => break,
@@ -228,11 +258,11 @@ fn rewrite_llvm(stream: &Bitstream<'_>, out: &mut Replay<'_>, edit: &mut dyn Edi
                             if edit(&mut value) {
                                 edited = true;
                                 out.stats.edited += 1;
-                                let encoded = value.encode_with_len(&*ctx, record.ops.len())?;
-                                Step::Edited { encoded, abbrev_id: record.abbrev_id }
+                                value.encode_into(&*ctx, record.ops.len(), &mut encoded)?;
+                                Step::Edited { abbrev_id: record.abbrev_id }
                             } else {
-                                let encoded = value.encode_with_len(&*ctx, record.ops.len());
-                                Step::record(block, &record, Some(encoded))
+                                let result = value.encode_into(&*ctx, record.ops.len(), &mut encoded);
+                                Step::record(block, &record, Some(result.map(|()| &encoded)))
                             }
                         }
                         _ => Step::record(block, &record, None),
@@ -253,7 +283,7 @@ fn rewrite_llvm(stream: &Bitstream<'_>, out: &mut Replay<'_>, edit: &mut dyn Edi
                 out.moved_at = Some(at);
             }
         }
-        out.step(step, |b, c| ir::record_name(b, c).or_else(|| ir::block_name(b)))?;
+        out.step(step, &encoded, llvm_name)?;
     }
     if let (true, Some(at)) = (offsets_recorded, out.moved_at) {
         let msg = "an edited record changed length, which moves the blocks that the module's \
@@ -264,14 +294,40 @@ fn rewrite_llvm(stream: &Bitstream<'_>, out: &mut Replay<'_>, edit: &mut dyn Edi
     Ok(())
 }
 
+/// The step for `record` of an LLVM IR `block`: typed when its value, encoded into
+/// `encoded`, gives back what was read.
+fn llvm_step<'a>(
+    block: u32,
+    record: &Record<'_, 'a>,
+    ctx: &mut crate::llvm::LlvmContext,
+    encoded: &mut EncodedRecord<'a>,
+) -> Step<'a> {
+    if block == BLOCKINFO {
+        return Step::record(block, record, None);
+    }
+    match ir::decode_record(block, record, ctx) {
+        Ok(value) if !value.is_unknown() => {
+            let result = value.encode_into(&*ctx, record.ops.len(), encoded);
+            Step::record(block, record, Some(result.map(|()| &*encoded)))
+        }
+        _ => Step::record(block, record, None),
+    }
+}
+
+/// Names a record of an LLVM IR block (or the block) for the raw counts.
+fn llvm_name(block: u32, code: u32) -> Option<&'static str> {
+    ir::record_name(block, code).or_else(|| ir::block_name(block))
+}
+
 /// A stream read with a plain cursor, `typed` giving a record's encoding when a schema
 /// types it.
 fn rewrite_with<'a>(
     mut cursor: Cursor<'a>,
     out: &mut Replay<'_>,
-    mut typed: impl FnMut(u32, &Record<'_, 'a>) -> Option<Result<EncodedRecord<'a>>>,
+    mut typed: impl FnMut(u32, &Record<'_, 'a>, &mut EncodedRecord<'a>) -> Option<Result<()>>,
 ) -> Result<()> {
     cursor.keep_definitions();
+    let mut encoded = EncodedRecord::new(0, Vec::new());
     loop {
         let block = cursor.current_block().unwrap_or(u32::MAX);
         let step = match cursor.next_entry()? {
@@ -279,12 +335,12 @@ fn rewrite_with<'a>(
             Some(Entry::Block(header)) => Step::Block(header),
             Some(Entry::EndBlock(_)) => Step::End,
             Some(Entry::Record(record)) => {
-                let encoded = if block == BLOCKINFO { None } else { typed(block, &record) };
-                Step::record(block, &record, encoded)
+                let result = if block == BLOCKINFO { None } else { typed(block, &record, &mut encoded) };
+                Step::record(block, &record, result.map(|r| r.map(|()| &encoded)))
             }
         };
         out.definitions(cursor.take_definitions())?;
-        out.step(step, |_, _| None)?;
+        out.step(step, &encoded, |_, _| None)?;
     }
     Ok(())
 }
@@ -295,18 +351,17 @@ const BLOCKINFO: u32 = bitcode_schema_runtime::cursor::BLOCKINFO_BLOCK_ID;
 /// The abbreviation id of an unabbreviated record.
 const UNABBREVIATED: u32 = 3;
 
-/// One entry to write, owned (the reader's record borrows the reader).
+/// One entry to write, owned (the reader's record borrows the reader). A typed or edited
+/// record's encoding is the one the rewrite encoded it into, given beside the step.
 enum Step<'a> {
     Block(BlockHeader),
     End,
     /// A record written from its typed value's encoding.
     Typed {
-        encoded: EncodedRecord<'a>,
         abbrev_id: u32,
     },
     /// A record an edit changed, written from its new value.
     Edited {
-        encoded: EncodedRecord<'a>,
         abbrev_id: u32,
     },
     /// A record written from its raw operands; `why` is None inside BLOCKINFO.
@@ -323,10 +378,10 @@ enum Step<'a> {
 impl<'a> Step<'a> {
     /// The step for `record` of `block`, typed when its encoding (if any) gives back what
     /// was read.
-    fn record(block: u32, record: &Record<'_, 'a>, encoded: Option<Result<EncodedRecord<'a>>>) -> Self {
+    fn record(block: u32, record: &Record<'_, 'a>, encoded: Option<Result<&EncodedRecord<'_>>>) -> Self {
         let why = match encoded {
-            Some(Ok(encoded)) if gives_back(&encoded, record) => {
-                return Step::Typed { encoded, abbrev_id: record.abbrev_id };
+            Some(Ok(encoded)) if gives_back(encoded, record) => {
+                return Step::Typed { abbrev_id: record.abbrev_id };
             }
             Some(Ok(_)) => Some("its typed value gives other operands"),
             Some(Err(_)) => Some("its typed value cannot be encoded"),
@@ -385,29 +440,34 @@ impl Replay<'_> {
     }
 
     /// Writes `step`; `name` names a block's record (or the block) for the raw counts.
-    fn step(&mut self, step: Step<'_>, name: impl Fn(u32, u32) -> Option<&'static str>) -> Result<()> {
+    fn step(
+        &mut self,
+        step: Step<'_>,
+        encoded: &EncodedRecord<'_>,
+        name: impl Fn(u32, u32) -> Option<&'static str>,
+    ) -> Result<()> {
         match step {
             Step::Block(header) => {
                 self.stats.blocks += 1;
                 self.w.enter_block(header.id, header.abbrev_width)
             }
             Step::End => self.w.end_block(),
-            Step::Typed { encoded, abbrev_id } => {
+            Step::Typed { abbrev_id } => {
                 self.stats.records += 1;
                 self.stats.typed += 1;
-                self.w.record(&encoded, (abbrev_id != UNABBREVIATED).then_some(abbrev_id))
+                self.w.record(encoded, (abbrev_id != UNABBREVIATED).then_some(abbrev_id))
             }
-            Step::Edited { encoded, abbrev_id } => {
+            Step::Edited { abbrev_id } => {
                 self.stats.records += 1;
                 self.stats.typed += 1;
                 // The new value may no longer fit the abbreviation (a literal, a width);
                 // the writer checks before it writes a bit.
                 let abbreviated =
-                    abbrev_id != UNABBREVIATED && self.w.record(&encoded, Some(abbrev_id)).is_ok();
+                    abbrev_id != UNABBREVIATED && self.w.record(encoded, Some(abbrev_id)).is_ok();
                 if abbreviated {
                     Ok(())
                 } else {
-                    self.w.record(&encoded, None)
+                    self.w.record(encoded, None)
                 }
             }
             Step::Raw { block, code, abbrev_id, ops, blob, why } => {
@@ -429,27 +489,46 @@ impl Replay<'_> {
     }
 }
 
-/// Puts `written` where `stream` was in `bytes`; a wrapper's size field follows its length.
-fn splice(bytes: &mut Vec<u8>, stream: &Bitstream<'_>, written: &[u8], in_object: bool) -> Result<()> {
-    let start = stream.file_offset() as usize;
-    let old = stream.data();
-    let refuse = |msg: String| Err(Error::new(ErrorKind::Write(msg), start as u64 * 8));
-    if bytes.get(start..start + old.len()) != Some(old) {
-        return refuse(format!("the stream at byte {start} is compressed in its file"));
-    }
-    if in_object && written.len() != old.len() {
-        let (new, old) = (written.len(), old.len());
-        return refuse(format!(
-            "the section's stream at byte {start} was rewritten as {new} bytes instead of {old}"
-        ));
-    }
-    bytes.splice(start..start + old.len(), written.iter().copied());
-    if let (Some(wrapper), Ok(size)) = (stream.wrapper(), u32::try_from(written.len())) {
-        // The size field is the header's fourth 32-bit word.
-        let field = start.checked_sub(wrapper.offset as usize).map_or(0, |header| header + 12);
-        if let Some(field) = bytes.get_mut(field..field + 4).filter(|_| field > 0) {
-            field.copy_from_slice(&size.to_le_bytes());
+/// The rewritten file as it is put together, front to back: the input's bytes up to a
+/// stream, the stream's rewrite, and so on.
+struct Spliced {
+    bytes: Vec<u8>,
+    /// How much of the input is accounted for: copied, or replaced by a rewrite.
+    copied: usize,
+}
+
+impl Spliced {
+    /// Appends the input from where the last stream ended up to `stream`, then `written`
+    /// in its place; a wrapper's size field follows the new length.
+    fn splice(&mut self, file: &[u8], stream: &Bitstream<'_>, written: &[u8], in_object: bool) -> Result<()> {
+        let start = stream.file_offset() as usize;
+        let old = stream.data();
+        let refuse = |msg: String| Err(Error::new(ErrorKind::Write(msg), start as u64 * 8));
+        // A stream read from the file itself lies in it (a decompressed one does not).
+        if !std::ptr::eq(old.as_ptr(), file.as_ptr().wrapping_add(start)) || start > file.len() {
+            return refuse(format!("the stream at byte {start} is compressed in its file"));
         }
+        if in_object && written.len() != old.len() {
+            let (new, old) = (written.len(), old.len());
+            return refuse(format!(
+                "the section's stream at byte {start} was rewritten as {new} bytes instead of {old}"
+            ));
+        }
+        let Some(before) = file.get(self.copied..start) else {
+            return refuse(format!("the stream at byte {start} overlaps the one before it"));
+        };
+        self.bytes.extend_from_slice(before);
+        if let (Some(wrapper), Ok(size)) = (stream.wrapper(), u32::try_from(written.len())) {
+            // The size field is the header's fourth 32-bit word; the header ends where the
+            // stream starts, `wrapper.offset` bytes after its own start.
+            let back = (wrapper.offset as usize).checked_sub(12);
+            let field = back.and_then(|back| self.bytes.len().checked_sub(back));
+            if let Some(field) = field.and_then(|at| self.bytes.get_mut(at..at + 4)) {
+                field.copy_from_slice(&size.to_le_bytes());
+            }
+        }
+        self.bytes.extend_from_slice(written);
+        self.copied = start + old.len();
+        Ok(())
     }
-    Ok(())
 }

@@ -76,6 +76,8 @@ const TESTS: &[Test] = &[
     test!(fuzz_smoke::writer_roundtrip_holds_for_programs_from_corpus_bytes, needs: [SHARED]),
     test!(fuzz_smoke::typed_roundtrip_holds_for_random_programs, needs: []),
     test!(rewrite::every_corpus_file_rewrites_byte_identical_from_typed_records, needs: [SHARED]),
+    test!(rewrite::parallel_rewrite_equals_one_walk_on_every_corpus_file, needs: [SHARED]),
+    test!(rewrite::parallel_rewrite_fails_like_one_walk_on_damaged_files, needs: [SHARED]),
     test!(edit::linkage_and_visibility_edits_read_back_in_llvm_14_19_and_22, needs: [SHARED]),
     test!(fuzz_smoke::fuzz_regressions_stay_fixed, needs: []),
     test!(hostile::every_corpus_file_survives_truncations_and_bit_flips, needs: [SHARED]),

@@ -94,8 +94,8 @@ struct Args {
     #[arg(long)]
     json: bool,
     /// Threads for decoding function bodies and other blocks that can be read apart (the
-    /// typed dump and --check); 0: one per core, 1: read everything on one thread. The
-    /// output is the same either way.
+    /// typed dump, --check and --rewrite); 0: one per core, 1: read everything on one
+    /// thread. The output is the same either way.
     #[arg(long, default_value_t = 0)]
     jobs: usize,
     /// The files to read (`-`: standard input). Without any: standard input when it is not
@@ -246,7 +246,7 @@ fn main() -> ExitCode {
             .map(|f| if f.as_os_str() == "-" { Source::Stdin } else { Source::File(f.clone()) })
             .collect(),
     };
-    let parallel = args.jobs != 1 && (args.check || args.is_dump());
+    let parallel = args.jobs != 1 && (args.check || args.is_dump() || args.rewrite);
     if parallel {
         // Building fails only when the pool already exists, which it cannot here.
         let _ = rayon::ThreadPoolBuilder::new().num_threads(args.jobs).build_global();
@@ -306,7 +306,7 @@ fn one(args: &Args, source: &Source, parallel: bool, out: &mut impl Write) -> io
             .map_err(Failure::Remarks)
             .and_then(|r| remarks::write_yaml(&r, out).map_err(Failure::Output))
     } else if let (true, Some(output)) = (args.rewrite, &args.output) {
-        rewrite::run(&bytes, output, args.json, out)
+        rewrite::run(&bytes, output, parallel, args.json, out)
     } else {
         run(args, &name, &bytes, parallel, out)
     };

@@ -6,9 +6,20 @@ use std::path::Path;
 use crate::Failure;
 
 /// Rewrites `bytes` into `output` (`-`: standard output) and prints the counts to `out`, or
-/// to standard error when the rewrite itself goes to standard output.
-pub fn run(bytes: &[u8], output: &Path, json: bool, out: &mut impl Write) -> Result<(), Failure> {
-    let rewritten = bitcode_schema::rewrite::rewrite(bytes)?;
+/// to standard error when the rewrite itself goes to standard output; `parallel`: with
+/// the blocks that can be read apart rewritten on rayon's pool (the same output).
+pub fn run(
+    bytes: &[u8],
+    output: &Path,
+    parallel: bool,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let rewritten = if parallel {
+        bitcode_schema::rewrite::rewrite_parallel(bytes)?
+    } else {
+        bitcode_schema::rewrite::rewrite(bytes)?
+    };
     let to_stdout = output.as_os_str() == "-";
     if to_stdout {
         out.write_all(&rewritten.bytes)?;
