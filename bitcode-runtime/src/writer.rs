@@ -689,11 +689,10 @@ fn write_through(
                 None => return Err(format!("the abbreviation wants more than {} operands", ops.len())),
             },
             AbbrevOp::Array(e) => {
-                bits.write_vbr(values.len() as u64, 6).map_err(|e| e.to_string())?;
-                let element = AbbrevOp::Scalar(*e);
-                for &v in values.by_ref() {
-                    put(bits, &element, v).map_err(|m| format!("array element: {m}"))?;
-                }
+                let elements = values.as_slice();
+                values = [].iter();
+                bits.write_vbr(elements.len() as u64, 6).map_err(|e| e.to_string())?;
+                put_array(bits, *e, elements).map_err(|m| format!("array element: {m}"))?;
             }
             AbbrevOp::Blob => {
                 let Some(bytes) = blob else {
@@ -719,20 +718,71 @@ fn write_through(
 /// value); says why `v` does not fit. Arrays and blobs are the caller's.
 #[inline]
 fn put(bits: &mut BitWriter, op: &AbbrevOp, v: u64) -> std::result::Result<(), String> {
-    match *op {
-        AbbrevOp::Scalar(ScalarEncoding::Fixed(w)) if w >= 64 || v >> w == 0 => bits.write(v, u32::from(w)),
-        AbbrevOp::Scalar(ScalarEncoding::Vbr(w)) if w > 1 || v == 0 => {
-            bits.write_vbr(v, u32::from(w)).map_err(|e| e.to_string())?;
-        }
-        AbbrevOp::Scalar(ScalarEncoding::Char6) => match u8::try_from(v).ok().and_then(encode_char6) {
+    let fits = match *op {
+        AbbrevOp::Scalar(encoding) => put_scalar(bits, encoding, v),
+        AbbrevOp::Literal(l) => l == v,
+        AbbrevOp::Array(_) | AbbrevOp::Blob => true,
+    };
+    if fits {
+        Ok(())
+    } else {
+        Err(refusal(op, v))
+    }
+}
+
+/// Writes `v` as `encoding` when it fits; says whether it did.
+#[inline]
+fn put_scalar(bits: &mut BitWriter, encoding: ScalarEncoding, v: u64) -> bool {
+    match encoding {
+        ScalarEncoding::Fixed(w) if w >= 64 || v >> w == 0 => bits.write(v, u32::from(w)),
+        ScalarEncoding::Vbr(w) if w > 1 || v == 0 => return bits.write_vbr(v, u32::from(w)).is_ok(),
+        ScalarEncoding::Char6 => match u8::try_from(v).ok().and_then(encode_char6) {
             Some(code) => bits.write(code, 6),
-            None => return Err(format!("{v} is not a char6 character")),
+            None => return false,
         },
-        AbbrevOp::Literal(l) if l == v => {}
-        AbbrevOp::Array(_) | AbbrevOp::Blob => {}
-        _ => return check_value(op, v),
+        _ => return false,
+    }
+    true
+}
+
+/// Writes array elements as `encoding`. Narrow fixed-width and char6 elements go several
+/// to a write, as one word (arrays of them are names and strings, the longest records).
+fn put_array(
+    bits: &mut BitWriter,
+    encoding: ScalarEncoding,
+    values: &[u64],
+) -> std::result::Result<(), String> {
+    let width = match encoding {
+        ScalarEncoding::Fixed(w) if (1..=32).contains(&w) => u32::from(w),
+        ScalarEncoding::Char6 => 6,
+        _ => {
+            return match values.iter().find(|&&v| !put_scalar(bits, encoding, v)) {
+                Some(&v) => Err(refusal(&AbbrevOp::Scalar(encoding), v)),
+                None => Ok(()),
+            };
+        }
+    };
+    let per_word = 64 / width;
+    for chunk in values.chunks(per_word as usize) {
+        let (mut word, mut shift) = (0u64, 0u32);
+        for &v in chunk {
+            let code = match encoding {
+                ScalarEncoding::Char6 => u8::try_from(v).ok().and_then(encode_char6),
+                _ => (v >> width == 0).then_some(v),
+            };
+            let Some(code) = code else { return Err(refusal(&AbbrevOp::Scalar(encoding), v)) };
+            word |= code << shift;
+            shift += width;
+        }
+        bits.write(word, shift);
     }
     Ok(())
+}
+
+/// Why `v` cannot be written as `op`.
+#[cold]
+fn refusal(op: &AbbrevOp, v: u64) -> String {
+    check_value(op, v).err().unwrap_or_else(|| format!("{v} cannot be written as {op:?}"))
 }
 
 /// Checks that `v` can be written as `op`; says why not.
