@@ -146,6 +146,10 @@ pub enum ErrorKind {
         /// The input length in bytes.
         len: usize,
     },
+    /// Bytecode: the file is not LLVM 1.x bytecode, or its container is broken (an
+    /// unknown compression, a stream that does not expand, a module block that is not
+    /// block 1 or runs past the end).
+    BadBytecode(String),
     /// Bytecode: the region (input or block) ends inside a field: `needed` more bytes
     /// were wanted, `left` remain.
     BytesTruncated {
@@ -301,6 +305,7 @@ impl fmt::Display for ErrorKind {
                 "bitcode wrapper header says offset {offset} size {size}, outside the {len}-byte input"
             ),
             Self::Field { block, record, field, problem } => write!(f, "{block}/{record}: field {field}: {problem}"),
+            Self::BadBytecode(what) => write!(f, "bytecode: {what}"),
             Self::BytesTruncated { needed, left } => {
                 write!(f, "input ends inside a field: {needed} bytes needed, {left} left")
             }

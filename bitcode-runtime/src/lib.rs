@@ -18,6 +18,7 @@
 pub mod abbrev;
 pub mod bits;
 pub mod blockinfo;
+pub mod bytecode;
 pub mod bytes;
 pub mod container;
 pub mod cursor;
@@ -37,6 +38,7 @@ pub mod writer;
 pub use abbrev::{Abbrev, AbbrevOp, DefinedOp, ScalarEncoding};
 pub use bits::BitReader;
 pub use blockinfo::{BlockInfo, BlockInfoStore};
+pub use bytecode::Bytecode;
 pub use bytes::ByteReader;
 pub use container::{Bitstream, Magic, WrapperHeader};
 pub use cursor::{BlockHeader, Cursor, Entry, Record};
