@@ -1,5 +1,6 @@
 //! What a file is, by its magic number and content, and which bcdump mode reads it.
 
+use bitcode_schema::runtime::bytecode::Bytecode;
 use bitcode_schema::runtime::embedded;
 use bitcode_schema::{Bitstream, Magic};
 
@@ -84,6 +85,25 @@ pub fn identify(bytes: &[u8]) -> Kind {
         },
         None => Kind::NotBitstream,
     }
+}
+
+/// For LLVM 1.x bytecode, which no mode reads yet, what the file is: its compression,
+/// revision and module size, or what is wrong with its container. `None` for anything else.
+pub fn bytecode_message(bytes: &[u8]) -> Option<String> {
+    if !Bytecode::is_bytecode(bytes) {
+        return None;
+    }
+    let what = match Bytecode::parse(bytes).and_then(|b| Ok((b.compression(), b.header()?))) {
+        Ok((compression, header)) => format!(
+            "this is LLVM 1.x bytecode ({}, revision {}: {}, a module of {} bytes)",
+            compression.magic(),
+            header.version.revision,
+            header.version.releases(),
+            header.size
+        ),
+        Err(e) => format!("this is LLVM 1.x bytecode, but {e}"),
+    };
+    Some(format!("{what}; bcdump reads only its container so far, not its records"))
 }
 
 /// A magic number as text where it is printable (`'DIAG'`), else in hex (`0x7f454c46`).

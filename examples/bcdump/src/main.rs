@@ -293,6 +293,10 @@ fn one(args: &Args, source: &Source, parallel: bool, out: &mut impl Write) -> io
             return Ok(UNREADABLE);
         }
     };
+    if let Some(message) = identify::bytecode_message(&bytes) {
+        print_error(&name, &message);
+        return Ok(UNREADABLE);
+    }
     if let Some(mode) = args.picky_mode() {
         let kind = identify::identify(&bytes);
         if !kind.fits(mode) {

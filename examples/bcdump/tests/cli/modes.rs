@@ -281,3 +281,28 @@ fn rewrite_writes_the_file_back_and_counts_what_it_typed() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn llvm_1_bytecode_is_named_with_its_revision_and_not_read_as_a_bitstream() {
+    // A module block of LLVM 1.4-1.8 (revision 5, no target dependence), 121 bytes long.
+    let mut module = b"llvm\x01\0\0\0\x79\0\0\0\x5c".to_vec();
+    module.resize(4 + 8 + 121, 0);
+    for mode in [&[][..], &["--check"], &["--stats"], &["--trace"]] {
+        let out = with_stdin(mode, &module);
+        assert_eq!(out.status.code(), Some(2), "{mode:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(
+                "this is LLVM 1.x bytecode (llvm, revision 5: LLVM 1.4-1.8, a module of 121 bytes)"
+            ),
+            "{mode:?}: {stderr}"
+        );
+    }
+    // A damaged container says what is wrong with it.
+    let out = with_stdin(&[], b"llvc9rest");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("this is LLVM 1.x bytecode, but bytecode: compression \"9\" is not 0, 1 or 2"),
+        "{stderr}"
+    );
+}
