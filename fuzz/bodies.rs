@@ -988,3 +988,38 @@ pub fn typed_records_roundtrip(data: &[u8]) -> usize {
         _ => typed_roundtrip_with!(schemas::remarks, *b"RMRK", &mut choices),
     }
 }
+
+/// An error of the bytecode reader says "at byte N" with N its offset (a whole byte),
+/// within `bytes` bytes.
+fn check_byte_error(error: &Error, bytes: u64) {
+    let text = error.to_string();
+    let at = error.bit_offset();
+    assert_eq!(at % 8, 0, "a bytecode error between bytes: {text}");
+    assert!(text.contains(&format!("at byte {}", at / 8)), "the error does not say its byte: {text}");
+    assert!(at / 8 <= bytes, "the error is at byte {}, beyond the {bytes} bytes read: {text}", at / 8);
+}
+
+/// LLVM 1.x bytecode's container: the magic, the compression (an expanded module is capped
+/// small here, so a stream that expands a lot is refused, not slow) and the module block's
+/// header; errors at a byte within what was read. The same module stored behind `llvc0`
+/// reads the same as behind `llvm`.
+pub fn bytecode_container(data: &[u8]) {
+    use bitcode_schema::runtime::bytecode::Bytecode;
+    const MAX_EXPANDED: u64 = 1 << 20;
+    let header_of = |bytes: &[u8]| -> Result<_, Error> {
+        let bytecode = Bytecode::parse_with_limit(bytes, MAX_EXPANDED)?;
+        // Offsets count as in the uncompressed file: its magic, then the module.
+        let read = 4 + bytecode.module().len() as u64;
+        assert!(read <= 4 + MAX_EXPANDED.max(bytes.len() as u64), "{read} bytes of module");
+        bytecode.header().inspect_err(|e| check_byte_error(e, read))
+    };
+    let plain = header_of(data);
+    if let Err(e) = &plain {
+        check_byte_error(e, (data.len() as u64).max(4 + MAX_EXPANDED));
+    }
+    if let Some(module) = data.strip_prefix(b"llvm") {
+        let stored = [b"llvc0", module].concat();
+        let stored = header_of(&stored).map_err(|e| e.to_string());
+        assert_eq!(plain.map_err(|e| e.to_string()), stored, "llvm and llvc0 read the module differently");
+    }
+}

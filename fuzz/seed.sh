@@ -37,3 +37,21 @@ copy llvm_module .bc .o
 copy diagnostics_remarks .dia .opt.bitstream
 # Any bytes are a writer program; bitstream files make varied ones.
 copy writer_roundtrip .dia .opt.bitstream .pcm
+
+# LLVM 1.x bytecode: every twentieth module of each release and its llvc copy, and the
+# files of LLVM's history.
+dir="$here/corpus/bytecode_container"
+mkdir -p "$dir"
+count=0
+for release in "$shared"/corpus-bytecode/llvm*; do
+    [ -d "$release" ] || continue
+    i=0
+    for file in "$release"/*.bc "$release"/compressed-llvc/*.bc "$shared"/corpus-bytecode/history/*.bc*; do
+        [ -f "$file" ] || continue
+        i=$((i + 1))
+        [ $((i % 20)) -eq 0 ] || [[ "$file" == */history/* ]] || continue
+        cp "$file" "$dir/$(basename "$release")__$(basename "$file")"
+        count=$((count + 1))
+    done
+done
+echo "bytecode_container: $count seeds in $dir"

@@ -194,6 +194,33 @@ pub fn diagnostics_remarks_survive_corpus_mutants() {
     smoke("diagnostics_remarks", bodies::diagnostics_remarks, &seeds);
 }
 
+/// `bytecode_container` on LLVM 1.x bytecode (modules of every release, their `llvc`
+/// copies, the files of LLVM's history) and their mutants.
+pub fn bytecode_container_survives_corpus_mutants() {
+    let Some(shared) = require_shared("fuzz_smoke") else { return };
+    quiet_panics();
+    let root = shared.join("corpus-bytecode");
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in
+        ["llvm11", "llvm13", "llvm15/compressed-llvc", "llvm19", "llvm20dev/compressed-llvc", "history"]
+    {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        found.retain(|p| {
+            p.to_string_lossy().contains(".bc") && p.metadata().is_ok_and(|m| m.len() <= MAX_SEED_BYTES)
+        });
+        found.sort();
+        files.extend(found.into_iter().step_by(25));
+    }
+    let seeds: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(p).unwrap()))
+        .collect();
+    assert!(seeds.len() > 100, "{} bytecode seeds", seeds.len());
+    smoke("bytecode_container", bodies::bytecode_container, &seeds);
+}
+
 /// `writer_roundtrip` on programs spelled by corpus files, their mutants and random bytes.
 pub fn writer_roundtrip_holds_for_programs_from_corpus_bytes() {
     let Some(shared) = require_shared("fuzz_smoke") else { return };
@@ -245,12 +272,13 @@ thread_local! {
 /// found) passes the body of TARGET; needs nothing from ../shared.
 pub fn fuzz_regressions_stay_fixed() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz-regressions");
-    let bodies: [(&str, Body); 5] = [
+    let bodies: [(&str, Body); 6] = [
         ("raw_walk", bodies::raw_walk),
         ("llvm_module", bodies::llvm_module),
         ("diagnostics_remarks", bodies::diagnostics_remarks),
         ("writer_roundtrip", bodies::writer_roundtrip),
         ("typed_roundtrip", bodies::typed_roundtrip),
+        ("bytecode_container", bodies::bytecode_container),
     ];
     quiet_panics();
     let mut failures = Vec::new();

@@ -76,6 +76,7 @@ const TESTS: &[Test] = &[
     test!(fuzz_smoke::raw_walk_survives_corpus_mutants, needs: [SHARED]),
     test!(fuzz_smoke::llvm_module_survives_corpus_mutants, needs: [SHARED]),
     test!(fuzz_smoke::diagnostics_remarks_survive_corpus_mutants, needs: [SHARED]),
+    test!(fuzz_smoke::bytecode_container_survives_corpus_mutants, needs: [SHARED]),
     test!(fuzz_smoke::writer_roundtrip_holds_for_programs_from_corpus_bytes, needs: [SHARED]),
     test!(fuzz_smoke::typed_roundtrip_holds_for_random_programs, needs: []),
     test!(rewrite::every_corpus_file_rewrites_byte_identical_from_typed_records, needs: [SHARED]),
