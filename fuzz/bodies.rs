@@ -1000,8 +1000,8 @@ fn check_byte_error(error: &Error, bytes: u64) {
 }
 
 /// LLVM 1.x bytecode's container: the magic, the compression (an expanded module is capped
-/// small here, so a stream that expands a lot is refused, not slow) and the module block's
-/// header; errors at a byte within what was read. The same module stored behind `llvc0`
+/// small here, so a stream that expands a lot is refused, not slow), the module block's
+/// header and the blocks inside it; errors at a byte within what was read. The same module stored behind `llvc0`
 /// reads the same as behind `llvm`.
 pub fn bytecode_container(data: &[u8]) {
     use bitcode_schema::runtime::bytecode::Bytecode;
@@ -1011,7 +1011,11 @@ pub fn bytecode_container(data: &[u8]) {
         // Offsets count as in the uncompressed file: its magic, then the module.
         let read = 4 + bytecode.module().len() as u64;
         assert!(read <= 4 + MAX_EXPANDED.max(bytes.len() as u64), "{read} bytes of module");
-        bytecode.header().inspect_err(|e| check_byte_error(e, read))
+        let header = bytecode.header().inspect_err(|e| check_byte_error(e, read))?;
+        // The blocks inside the module block: as many as 4-byte headers fit, at most.
+        let blocks = bytecode.module_blocks().inspect_err(|e| check_byte_error(e, read))?;
+        assert!(blocks.len() as u64 <= u64::from(header.size) / 4, "{} blocks", blocks.len());
+        Ok(header)
     };
     let plain = header_of(data);
     if let Err(e) = &plain {

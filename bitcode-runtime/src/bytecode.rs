@@ -92,6 +92,19 @@ impl Version {
         }
     }
 
+    /// Whether block headers are two 32-bit words, id then size (revisions 0 to 2), rather
+    /// than one word with the id in its low 5 bits and the size in the high 27.
+    pub fn long_block_headers(&self) -> bool {
+        self.revision <= 2
+    }
+
+    /// Whether the version and every block are padded to a multiple of 4 bytes (revisions
+    /// 0 to 3; the writers padded with 0xAB). Revision 4 was never released and no file of
+    /// it is known: it is read as revision 3 is.
+    pub fn aligned(&self) -> bool {
+        self.revision <= 4
+    }
+
     /// The LLVM releases that wrote this revision.
     pub fn releases(&self) -> &'static str {
         match self.revision {
@@ -189,6 +202,33 @@ impl<'a> Bytecode<'a> {
         ByteReader::new(&self.module, MAGIC.len() as u64)
     }
 
+    /// The blocks directly inside the module block, in order: after the version (padded
+    /// to 4 bytes in revisions 0 to 3), each block's header and contents (padded likewise),
+    /// up to the module block's end, which the last one must reach exactly.
+    ///
+    /// # Errors
+    ///
+    /// As [`header`](Self::header); also when a block runs past the module block.
+    pub fn module_blocks(&self) -> Result<Vec<ByteBlock>> {
+        let header = self.header()?;
+        let mut module = self.reader();
+        module.skip(8)?;
+        let mut r = module.region(u64::from(header.size))?;
+        r.vbr32()?;
+        let mut blocks = Vec::new();
+        loop {
+            if header.version.aligned() {
+                r.align32();
+            }
+            if r.is_empty() {
+                return Ok(blocks);
+            }
+            let block = read_block_header(&mut r, &header.version)?;
+            r.skip(u64::from(block.size))?;
+            blocks.push(block);
+        }
+    }
+
     /// The module block's header and the version at its start.
     ///
     /// # Errors
@@ -210,6 +250,41 @@ impl<'a> Bytecode<'a> {
         let version = Version::from_vbr(r.vbr32()?);
         Ok(ModuleHeader { size, version })
     }
+}
+
+/// The header of a block inside the module block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ByteBlock {
+    /// The block id as written: in two-word headers (revisions 0 to 2) the numbering of
+    /// that time, in packed ones the later one.
+    pub id: u32,
+    /// The block's size in bytes, after its header.
+    pub size: u32,
+    /// Where the header starts, in bytes from the start of the uncompressed file.
+    pub offset: u64,
+}
+
+/// Reads a block header as `version` writes it, and checks that the block fits in what
+/// `r` has left.
+///
+/// # Errors
+///
+/// When the header is cut short, or the block claims more bytes than are left.
+pub fn read_block_header(r: &mut ByteReader<'_>, version: &Version) -> Result<ByteBlock> {
+    let offset = r.offset();
+    let (id, size) = if version.long_block_headers() {
+        (r.u32_le()?, r.u32_le()?)
+    } else {
+        let word = r.u32_le()?;
+        (word & 0x1f, word >> 5)
+    };
+    if u64::from(size) > r.remaining() as u64 {
+        let what = format!("block {id} claims {size} bytes, but {} follow", r.remaining());
+        return Err(Error::at_byte(ErrorKind::BadBytecode(what), offset));
+    }
+    Ok(ByteBlock { id, size, offset })
 }
 
 /// The start of the module block.
@@ -297,6 +372,40 @@ mod tests {
             assert!(v.no_endianness && v.no_pointer_size);
             // Offsets are the uncompressed file's: the version VBR is at byte 12.
             assert_eq!(b.reader().offset(), 4);
+        }
+    }
+
+    #[test]
+    fn module_blocks_follow_the_revision_headers_and_padding() {
+        // Revision 1: two-word headers, the version and each block padded with 0xAB.
+        let mut old = vec![0x1c, 0xab, 0xab, 0xab];
+        old.extend(0x15u32.to_le_bytes());
+        old.extend(2u32.to_le_bytes());
+        old.extend([9, 9, 0xab, 0xab]);
+        old.extend(0x14u32.to_le_bytes());
+        old.extend(0u32.to_le_bytes());
+        // Revision 5: packed headers (id in the low 5 bits), no padding.
+        let mut new = vec![0x5c];
+        new.extend((6u32 | 3 << 5).to_le_bytes());
+        new.extend([1, 2, 3]);
+        new.extend((5u32 | 1 << 5).to_le_bytes());
+        new.push(4);
+        for (body, expected) in [(old, [(0x15, 2, 16), (0x14, 0, 28)]), (new, [(6, 3, 13), (5, 1, 20)])] {
+            let mut m = MODULE_BLOCK_ID.to_le_bytes().to_vec();
+            m.extend((body.len() as u32).to_le_bytes());
+            m.extend(&body);
+            let bytes = file(b"llvm", &m);
+            let b = Bytecode::parse(&bytes).unwrap();
+            let blocks: Vec<_> =
+                b.module_blocks().unwrap().iter().map(|b| (b.id, b.size, b.offset)).collect();
+            assert_eq!(blocks, expected);
+            // The last block claims more bytes than the module block has left: the low
+            // byte of its size word (two-word headers) or of its packed word.
+            let mut long = m.clone();
+            let at = 8 + body.len() - if b.header().unwrap().version.revision == 1 { 4 } else { 5 };
+            long[at] = 0x7f;
+            let e = Bytecode::parse(&file(b"llvm", &long)).unwrap().module_blocks().unwrap_err();
+            assert!(e.to_string().contains("claims"), "{e}");
         }
     }
 

@@ -1,6 +1,7 @@
 //! The container of LLVM 1.x bytecode (`bitcode_schema::runtime::bytecode`) on every module
 //! of ../shared/corpus-bytecode: the revision, target flags and module block size are
-//! those its MANIFEST.tsv records, and so are those of every `llvc` copy (stored or bzip2);
+//! those its MANIFEST.tsv records, the blocks inside the module block (two-word headers up
+//! to revision 2, packed ones after; padding up to revision 3) fill it exactly, and so are those of every `llvc` copy (stored or bzip2);
 //! the history files that are intact read, and the damaged ones read or fail with a clear
 //! error.
 
@@ -45,11 +46,18 @@ fn flags(v: &Version) -> String {
 }
 
 /// The header of the module in `path`, checked against its manifest row: the magic, the
-/// revision, the flags and the module block's size. Gives the module's bytes.
+/// revision, the flags and the module block's size; the blocks inside the module block
+/// read to its end. Gives the module's bytes.
 fn check_module(path: &Path, row: &HashMap<String, String>, magic_column: &str) -> Result<Vec<u8>, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     let bytecode = Bytecode::parse(&bytes).map_err(|e| e.to_string())?;
     let header = bytecode.header().map_err(|e| e.to_string())?;
+    // The blocks inside the module block fill it exactly, with the revision's headers and
+    // padding.
+    let blocks = bytecode.module_blocks().map_err(|e| e.to_string())?;
+    if blocks.is_empty() {
+        return Err("no block inside the module block".into());
+    }
     let found = [
         bytecode.compression().magic().to_string(),
         header.version.revision.to_string(),
