@@ -268,7 +268,7 @@ fn encode_check(streams: &[Bitstream<'_>]) -> bitcode_schema::Result<EncodeCheck
     for_each_decoded(streams, |d, record| {
         let encoded = d.value.encode_with_len(&d.ctx, d.min_operands)?;
         check.records += 1;
-        check.gives_back += u64::from(gives_back(&encoded, record));
+        check.gives_back += u64::from(encoded.gives_back(record));
         Ok(())
     })?;
     Ok(check)
@@ -276,24 +276,6 @@ fn encode_check(streams: &[Bitstream<'_>]) -> bitcode_schema::Result<EncodeCheck
 
 /// The BLOCKINFO block's id.
 const BLOCKINFO: u32 = bitcode_schema::runtime::cursor::BLOCKINFO_BLOCK_ID;
-
-/// Whether `encoded` has the code, operands and blob of `record`, a `string` field's bytes
-/// being the blob when the record was read with one (as the writer puts them).
-fn gives_back(encoded: &EncodedRecord<'_>, record: &bitcode_schema::Record<'_, '_>) -> bool {
-    if encoded.code != record.code {
-        return false;
-    }
-    match (record.blob, encoded.blob.as_deref(), encoded.string_start) {
-        (None, None, _) => encoded.ops == record.ops,
-        (Some(blob), Some(encoded_blob), _) => encoded.ops == record.ops && encoded_blob == blob,
-        (Some(blob), None, Some(start)) => encoded.ops.split_at_checked(start).is_some_and(|(ops, text)| {
-            ops == record.ops
-                && text.len() == blob.len()
-                && text.iter().zip(blob).all(|(&v, &b)| v == u64::from(b))
-        }),
-        _ => false,
-    }
-}
 
 /// Every record `encode` encodes in `streams`, decoded into one array for `encode_cold`
 /// (untimed); `None` when `p`'s decoding failed before, or fails now (said on standard

@@ -46,6 +46,27 @@ impl<'a> EncodedRecord<'a> {
     pub fn with_blob(self, blob: impl Into<Cow<'a, [u8]>>) -> Self {
         EncodedRecord { blob: Some(blob.into()), ..self }
     }
+
+    /// Whether this, written with the abbreviation `record` was read with, gives `record`
+    /// back: the same code, operands and blob (a `string` field's bytes being the blob when
+    /// `record` has one, as [`StreamWriter::record`] writes them).
+    ///
+    /// [`StreamWriter::record`]: crate::writer::StreamWriter::record
+    pub fn gives_back(&self, record: &crate::cursor::Record<'_, '_>) -> bool {
+        if self.code != record.code {
+            return false;
+        }
+        match (record.blob, self.blob.as_deref(), self.string_start) {
+            (None, None, _) => self.ops == record.ops,
+            (Some(blob), Some(own), _) => self.ops == record.ops && own == blob,
+            (Some(blob), None, Some(start)) => self.ops.split_at_checked(start).is_some_and(|(ops, text)| {
+                ops == record.ops
+                    && text.len() == blob.len()
+                    && text.iter().zip(blob).all(|(&v, &b)| v == u64::from(b))
+            }),
+            _ => false,
+        }
+    }
 }
 
 /// Builds one record's operands for a generated encoder, field by field.

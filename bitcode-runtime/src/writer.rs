@@ -295,13 +295,16 @@ impl StreamWriter {
 
     fn write_abbrev_id(&mut self, id: u32) -> Result<()> {
         let width = self.abbrev_width();
-        if width < 64 && (id as u64) >> width != 0 {
-            return Err(write_error(
-                format!("abbreviation id {id} does not fit in {width} bits"),
-                self.bits.position(),
-            ));
-        }
-        self.bits.write(id as u64, width);
+        put_abbrev_id(&mut self.bits, id, width)
+    }
+
+    /// Writes the header of block `block_id` up to its length word: ENTER_SUBBLOCK, the id,
+    /// the abbreviation id width, the padding to 32 bits.
+    fn write_block_header(&mut self, block_id: u32, abbrev_width: u32) -> Result<()> {
+        self.write_abbrev_id(abbrev_ids::ENTER_SUBBLOCK)?;
+        self.bits.write_vbr(u64::from(block_id), 8)?;
+        self.bits.write_vbr(u64::from(abbrev_width), 4)?;
+        self.bits.align32();
         Ok(())
     }
 
@@ -322,10 +325,7 @@ impl StreamWriter {
         if in_blockinfo && block_id == BLOCKINFO_BLOCK_ID {
             return Err(write_error("a BLOCKINFO block inside a BLOCKINFO block".into(), at));
         }
-        self.write_abbrev_id(abbrev_ids::ENTER_SUBBLOCK)?;
-        self.bits.write_vbr(block_id as u64, 8)?;
-        self.bits.write_vbr(abbrev_width as u64, 4)?;
-        self.bits.align32();
+        self.write_block_header(block_id, abbrev_width)?;
         let length_at = (self.bits.position() / 8) as usize;
         self.bits.write(0, 32);
         let abbrevs = if in_blockinfo {
@@ -414,10 +414,7 @@ impl StreamWriter {
         if !blocks.len().is_multiple_of(4) || blocks.len() < 4 {
             return Err(write_error(format!("{} bytes are not blocks written apart", blocks.len()), at));
         }
-        self.write_abbrev_id(abbrev_ids::ENTER_SUBBLOCK)?;
-        self.bits.write_vbr(u64::from(block_id), 8)?;
-        self.bits.write_vbr(u64::from(abbrev_width), 4)?;
-        self.bits.align32();
+        self.write_block_header(block_id, abbrev_width)?;
         self.bits.write_bytes(blocks)
     }
 
@@ -572,14 +569,10 @@ impl StreamWriter {
             let problem = abbrev.unusable().map(|p| p.to_string()).unwrap_or_default();
             return fail(format!("abbreviation {abbrev_id} cannot be used: {problem}"));
         };
-        let width = scope.abbrev_width;
-        if width < 64 && u64::from(abbrev_id) >> width != 0 {
-            return fail(format!("abbreviation id {abbrev_id} does not fit in {width} bits"));
-        }
         // One pass checks each value and writes it; a value that does not fit takes back
         // what the record wrote, so nothing of a refused record is left in the stream.
         let bits = &mut self.bits;
-        bits.write(u64::from(abbrev_id), width);
+        put_abbrev_id(bits, abbrev_id, scope.abbrev_width)?;
         let written = write_through(bits, first, rest, code, ops, blob);
         // Inside BLOCKINFO a reader applies the record with each blob's bytes where the blob is.
         let applied = match (&written, &scope.blockinfo) {
@@ -667,6 +660,18 @@ impl StreamWriter {
         }
         Ok(self.bits.into_bytes())
     }
+}
+
+/// Writes abbreviation id `id` in `width` bits; fails, writing nothing, when it does not fit.
+fn put_abbrev_id(bits: &mut BitWriter, id: u32, width: u32) -> Result<()> {
+    if width < 64 && u64::from(id) >> width != 0 {
+        return Err(write_error(
+            format!("abbreviation id {id} does not fit in {width} bits"),
+            bits.position(),
+        ));
+    }
+    bits.write(u64::from(id), width);
+    Ok(())
 }
 
 /// Writes a record's code (`first`, the abbreviation's first operand), then `ops` and

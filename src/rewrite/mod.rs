@@ -120,7 +120,7 @@ pub struct Rewritten {
 /// length as the original where the container fixes that length (an object's section, a
 /// compressed section).
 pub fn rewrite(file: &[u8]) -> Result<Rewritten> {
-    rewrite_edited(file, |_| false)
+    rewrite_edited(file, no_edit)
 }
 
 /// An edit of an LLVM IR record: it gets each record's typed value (of the module's and
@@ -170,7 +170,7 @@ fn rewrite_file(
 
 /// Rewrites one bitstream; gives its bytes, magic included.
 pub fn rewrite_stream(stream: &Bitstream<'_>, stats: &mut RewriteStats) -> Result<Vec<u8>> {
-    rewrite_stream_edited(stream, stats, &mut |_: &mut ir::AnyRecord<'_>| false)
+    rewrite_stream_edited(stream, stats, &mut no_edit)
 }
 
 /// [`rewrite_stream`] with an edit of its LLVM IR records (see [`rewrite_edited`]).
@@ -250,24 +250,11 @@ fn rewrite_llvm(stream: &Bitstream<'_>, out: &mut Replay<'_>, edit: &mut dyn Edi
                 if block == ir::module_block::ID && record.code == ir::module_block::Vstoffset::CODE {
                     offsets_recorded = true;
                 }
-                let step = if block == BLOCKINFO {
-                    Step::record(block, &record, None)
-                } else {
-                    match ir::decode_record(block, &record, ctx) {
-                        Ok(mut value) if !value.is_unknown() => {
-                            if edit(&mut value) {
-                                edited = true;
-                                out.stats.edited += 1;
-                                value.encode_into(&*ctx, record.ops.len(), &mut encoded)?;
-                                Step::Edited { abbrev_id: record.abbrev_id }
-                            } else {
-                                let result = value.encode_into(&*ctx, record.ops.len(), &mut encoded);
-                                Step::record(block, &record, Some(result.map(|()| &encoded)))
-                            }
-                        }
-                        _ => Step::record(block, &record, None),
-                    }
-                };
+                let step = llvm_step(block, &record, ctx, &mut encoded, edit)?;
+                if let Step::Edited { .. } = step {
+                    edited = true;
+                    out.stats.edited += 1;
+                }
                 (step, Some(record.bit_offset))
             }
         };
@@ -294,24 +281,40 @@ fn rewrite_llvm(stream: &Bitstream<'_>, out: &mut Replay<'_>, edit: &mut dyn Edi
     Ok(())
 }
 
-/// The step for `record` of an LLVM IR `block`: typed when its value, encoded into
-/// `encoded`, gives back what was read.
+/// The step for `record` of an LLVM IR `block`, its typed value offered to `edit` first
+/// and encoded into `encoded`: edited when the edit changed it, typed when it gives back
+/// what was read, else raw.
+///
+/// # Errors
+///
+/// When an edited value cannot be encoded.
 fn llvm_step<'a>(
     block: u32,
     record: &Record<'_, 'a>,
     ctx: &mut crate::llvm::LlvmContext,
     encoded: &mut EncodedRecord<'a>,
-) -> Step<'a> {
+    edit: &mut dyn Edit,
+) -> Result<Step<'a>> {
     if block == BLOCKINFO {
-        return Step::record(block, record, None);
+        return Ok(Step::record(block, record, None));
     }
-    match ir::decode_record(block, record, ctx) {
-        Ok(value) if !value.is_unknown() => {
-            let result = value.encode_into(&*ctx, record.ops.len(), encoded);
-            Step::record(block, record, Some(result.map(|()| &*encoded)))
+    Ok(match ir::decode_record(block, record, ctx) {
+        Ok(mut value) if !value.is_unknown() => {
+            if edit(&mut value) {
+                value.encode_into(&*ctx, record.ops.len(), encoded)?;
+                Step::Edited { abbrev_id: record.abbrev_id }
+            } else {
+                let result = value.encode_into(&*ctx, record.ops.len(), encoded);
+                Step::record(block, record, Some(result.map(|()| &*encoded)))
+            }
         }
         _ => Step::record(block, record, None),
-    }
+    })
+}
+
+/// The edit that changes nothing.
+fn no_edit(_: &mut ir::AnyRecord<'_>) -> bool {
+    false
 }
 
 /// Names a record of an LLVM IR block (or the block) for the raw counts.
@@ -380,7 +383,7 @@ impl<'a> Step<'a> {
     /// was read.
     fn record(block: u32, record: &Record<'_, 'a>, encoded: Option<Result<&EncodedRecord<'_>>>) -> Self {
         let why = match encoded {
-            Some(Ok(encoded)) if gives_back(encoded, record) => {
+            Some(Ok(encoded)) if encoded.gives_back(record) => {
                 return Step::Typed { abbrev_id: record.abbrev_id };
             }
             Some(Ok(_)) => Some("its typed value gives other operands"),
@@ -396,28 +399,6 @@ impl<'a> Step<'a> {
             blob: record.blob,
             why,
         }
-    }
-}
-
-/// Whether `encoded`, written with the abbreviation `record` was read with, gives the same
-/// code, operands and blob.
-fn gives_back(encoded: &EncodedRecord<'_>, record: &Record<'_, '_>) -> bool {
-    if encoded.code != record.code {
-        return false;
-    }
-    match (record.blob, encoded.blob.as_deref(), encoded.string_start) {
-        (None, None, _) => encoded.ops == record.ops,
-        (Some(blob), Some(encoded_blob), _) => encoded.ops == record.ops && encoded_blob == blob,
-        // The writer puts a string's bytes in the blob of an abbreviation that has one.
-        (Some(blob), None, Some(start)) => match encoded.ops.split_at_checked(start) {
-            Some((ops, text)) => {
-                ops == record.ops
-                    && text.len() == blob.len()
-                    && text.iter().zip(blob).all(|(&v, &b)| v == u64::from(b))
-            }
-            None => false,
-        },
-        _ => false,
     }
 }
 

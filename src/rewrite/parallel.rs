@@ -14,7 +14,9 @@ use bitcode_schema_runtime::encode::EncodedRecord;
 use bitcode_schema_runtime::writer::StreamWriter;
 use bitcode_schema_runtime::{Abbrev, Bitstream, BlockHeader, Error, ErrorKind, Magic, Result};
 
-use super::{llvm_name, llvm_step, rewrite_file, rewrite_stream, Replay, RewriteStats, Rewritten, Step};
+use super::{
+    llvm_name, llvm_step, no_edit, rewrite_file, rewrite_stream, Replay, RewriteStats, Rewritten, Step,
+};
 use crate::llvm::{Walker, WalkerEvent};
 
 /// [`rewrite`](super::rewrite) with the blocks of LLVM IR streams that can be read apart
@@ -132,7 +134,11 @@ fn rewrite_llvm_parallel(stream: &Bitstream<'_>) -> Option<(Vec<u8>, RewriteStat
                 }
                 WalkerEvent::Record { block, record, ctx } => {
                     let mut encoded = EncodedRecord::new(0, Vec::new());
-                    let step = llvm_step(block, &record, ctx, &mut encoded);
+                    // Without an edit, nothing fails: a value that does not encode is raw.
+                    let Ok(step) = llvm_step(block, &record, ctx, &mut encoded, &mut no_edit) else {
+                        failed = true;
+                        break;
+                    };
                     let typed = matches!(step, Step::Typed { .. });
                     (step, typed.then_some(encoded), Some(record.bit_offset))
                 }
@@ -225,7 +231,7 @@ fn rewrite_blocks(walker: &mut Walker<'_>, first: BlockHeader, parent_width: u32
             WalkerEvent::Block(header) => (Step::Block(header), Some(header.bit_offset)),
             WalkerEvent::EndBlock(_) => (Step::End, None),
             WalkerEvent::Record { block, record, ctx } => {
-                (llvm_step(block, &record, ctx, &mut encoded), Some(record.bit_offset))
+                (llvm_step(block, &record, ctx, &mut encoded, &mut no_edit)?, Some(record.bit_offset))
             }
             // A part's walker reads every block of its run itself.
             WalkerEvent::Deferred { header, .. } => {

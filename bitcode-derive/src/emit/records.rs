@@ -78,6 +78,26 @@ impl<'s> Cx<'s> {
             display_arms.push(quote!(Self::#rid(r) => ::core::fmt::Display::fmt(r, f)));
             code_arms.push(quote!(#code => #sm(#rname)));
         }
+        let encode_methods = encode_methods(
+            rt,
+            &quote!('a),
+            true,
+            "As [`encode`](Self::encode), with at least `min_operands` operands\n\
+             where the fields give that many (see each record's `encode_with_len`).\n\n\
+             # Errors\n\nAs [`encode`](Self::encode).",
+            "As [`encode_with_len`](Self::encode_with_len), into `encoded`, whose\n\
+             operand list is reused (see each record's `encode_into`).\n\n\
+             # Errors\n\nAs [`encode`](Self::encode).",
+            quote! {
+                match self {
+                    #(#encode_arms,)*
+                    Self::Unknown(raw) => {
+                        *encoded = raw.to_encoded();
+                        #okk(())
+                    }
+                }
+            },
+        );
         let unknown = quote!(#okk(Self::Unknown(#rt::__private::unknown_record(NAME, record, ctx))));
         let dispatch_body = if dispatch.is_empty() {
             unknown
@@ -170,45 +190,7 @@ impl<'s> Cx<'s> {
                         self.encode_with_len(ctx, 0)
                     }
 
-                    /// As [`encode`](Self::encode), with at least `min_operands` operands
-                    /// where the fields give that many (see each record's `encode_with_len`).
-                    ///
-                    /// # Errors
-                    ///
-                    /// As [`encode`](Self::encode).
-                    pub fn encode_with_len<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
-                        &self,
-                        ctx: &C,
-                        min_operands: ::core::primitive::usize,
-                    ) -> #rt::Result<#rt::encode::EncodedRecord<'a>> {
-                        let mut encoded = #rt::encode::EncodedRecord::new(0, ::std::vec::Vec::new());
-                        self.encode_into(ctx, min_operands, &mut encoded)?;
-                        #okk(encoded)
-                    }
-
-                    /// As [`encode_with_len`](Self::encode_with_len), into `encoded`, whose
-                    /// operand list is reused (see each record's `encode_into`).
-                    ///
-                    /// # Errors
-                    ///
-                    /// As [`encode`](Self::encode).
-                    pub fn encode_into<'o, C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
-                        &self,
-                        ctx: &C,
-                        min_operands: ::core::primitive::usize,
-                        encoded: &mut #rt::encode::EncodedRecord<'o>,
-                    ) -> #rt::Result<()>
-                    where
-                        'a: 'o,
-                    {
-                        match self {
-                            #(#encode_arms,)*
-                            Self::Unknown(raw) => {
-                                *encoded = raw.to_encoded();
-                                #okk(())
-                            }
-                        }
-                    }
+                    #encode_methods
 
                     /// The record's name as the schema spells it (`"unknown"` for `Unknown`).
                     pub fn name(&self) -> #s {
@@ -479,8 +461,36 @@ impl<'s> Cx<'s> {
         let enc_lt = if lifetime { quote!('a) } else { quote!('static) };
         // At least one operand a field: what the operand list is made room for up front.
         let field_count = Literal::usize_unsuffixed(slots.len());
-        let outlives = if lifetime { quote!(where 'a: 'o) } else { TokenStream::new() };
-        let okk = ok();
+        let ok_ = ok();
+        let encode_methods = encode_methods(
+            rt,
+            &enc_lt,
+            lifetime,
+            "As [`encode`](Self::encode), but with at least `min_operands` operands\n\
+             where the fields give that many: trailing fields at their default are\n\
+             written out up to that count (give the operand count of the record this\n\
+             one was decoded from to write it back as it was).\n\n\
+             # Errors\n\nAs [`encode`](Self::encode).",
+            "As [`encode_with_len`](Self::encode_with_len), into `encoded`, whose\n\
+             operand list is reused: encoding record after record into one\n\
+             `EncodedRecord` allocates nothing once the list is long enough.\n\n\
+             # Errors\n\nAs [`encode`](Self::encode); `encoded` is then left empty.",
+            quote! {
+                static INFO: #rt::__private::RecordInfo =
+                    #rt::__private::RecordInfo { block: #block_lit, record: #rname };
+                let mut builder = #rt::__private::OperandsOut::reusing(
+                    &INFO,
+                    Self::CODE,
+                    ::core::mem::take(&mut encoded.ops),
+                    min_operands.max(#field_count),
+                );
+                let out = &mut builder;
+                let Self { #(#pats,)* #extra_pat } = self;
+                #encode_body
+                *encoded = builder.finish("extra_operands", min_operands, #extra_arg)?;
+                #ok_(())
+            },
+        );
         let serde = super::tokens::serde_derive(rt);
         quote! {
             #doc
@@ -538,52 +548,7 @@ impl<'s> Cx<'s> {
                     self.encode_with_len(ctx, 0)
                 }
 
-                /// As [`encode`](Self::encode), but with at least `min_operands` operands
-                /// where the fields give that many: trailing fields at their default are
-                /// written out up to that count (give the operand count of the record this
-                /// one was decoded from to write it back as it was).
-                ///
-                /// # Errors
-                ///
-                /// As [`encode`](Self::encode).
-                pub fn encode_with_len<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
-                    &self,
-                    ctx: &C,
-                    min_operands: ::core::primitive::usize,
-                ) -> #rt::Result<#rt::encode::EncodedRecord<#enc_lt>> {
-                    let mut encoded = #rt::encode::EncodedRecord::new(Self::CODE, ::std::vec::Vec::new());
-                    self.encode_into(ctx, min_operands, &mut encoded)?;
-                    #okk(encoded)
-                }
-
-                /// As [`encode_with_len`](Self::encode_with_len), into `encoded`, whose
-                /// operand list is reused: encoding record after record into one
-                /// `EncodedRecord` allocates nothing once the list is long enough.
-                ///
-                /// # Errors
-                ///
-                /// As [`encode`](Self::encode); `encoded` is then left empty.
-                #[allow(unused_variables)]
-                pub fn encode_into<'o, C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
-                    &self,
-                    ctx: &C,
-                    min_operands: ::core::primitive::usize,
-                    encoded: &mut #rt::encode::EncodedRecord<'o>,
-                ) -> #rt::Result<()> #outlives {
-                    static INFO: #rt::__private::RecordInfo =
-                        #rt::__private::RecordInfo { block: #block_lit, record: #rname };
-                    let mut builder = #rt::__private::OperandsOut::reusing(
-                        &INFO,
-                        Self::CODE,
-                        ::core::mem::take(&mut encoded.ops),
-                        min_operands.max(#field_count),
-                    );
-                    let out = &mut builder;
-                    let Self { #(#pats,)* #extra_pat } = self;
-                    #encode_body
-                    *encoded = builder.finish("extra_operands", min_operands, #extra_arg)?;
-                    #okk(())
-                }
+                #encode_methods
 
                 #called
             }
@@ -666,6 +631,29 @@ impl<'s> Cx<'s> {
         } else {
             quote!(match block_id { #(#check_arms,)* _ => #okk(false), })
         };
+        let any_encode_methods = encode_methods(
+            rt,
+            &quote!('a),
+            true,
+            "The record as operands to write, with at least `min_operands` operands\n\
+             where the fields give that many (see each record's `encode_with_len`); a\n\
+             record of a code or a block the schema does not name gives its operands as\n\
+             they were.\n\n\
+             # Errors\n\n\
+             When a field's value cannot be written so that a decoder reads it back.",
+            "As [`encode_with_len`](Self::encode_with_len), into `encoded`, whose\n\
+             operand list is reused (see each record's `encode_into`).\n\n\
+             # Errors\n\nAs [`encode_with_len`](Self::encode_with_len).",
+            quote! {
+                match self {
+                    #(#any_encode_arms,)*
+                    AnyRecord::UnknownBlock { record, .. } => {
+                        *encoded = record.to_encoded();
+                        #okk(())
+                    }
+                }
+            },
+        );
 
         let serde = super::tokens::serde_derive(rt);
         quote! {
@@ -715,47 +703,7 @@ impl<'s> Cx<'s> {
                     }
                 }
 
-                /// The record as operands to write, with at least `min_operands` operands
-                /// where the fields give that many (see each record's `encode_with_len`); a
-                /// record of a code or a block the schema does not name gives its operands as
-                /// they were.
-                ///
-                /// # Errors
-                ///
-                /// When a field's value cannot be written so that a decoder reads it back.
-                pub fn encode_with_len<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
-                    &self,
-                    ctx: &C,
-                    min_operands: ::core::primitive::usize,
-                ) -> #rt::Result<#rt::encode::EncodedRecord<'a>> {
-                    let mut encoded = #rt::encode::EncodedRecord::new(0, ::std::vec::Vec::new());
-                    self.encode_into(ctx, min_operands, &mut encoded)?;
-                    #okk(encoded)
-                }
-
-                /// As [`encode_with_len`](Self::encode_with_len), into `encoded`, whose
-                /// operand list is reused (see each record's `encode_into`).
-                ///
-                /// # Errors
-                ///
-                /// As [`encode_with_len`](Self::encode_with_len).
-                pub fn encode_into<'o, C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
-                    &self,
-                    ctx: &C,
-                    min_operands: ::core::primitive::usize,
-                    encoded: &mut #rt::encode::EncodedRecord<'o>,
-                ) -> #rt::Result<()>
-                where
-                    'a: 'o,
-                {
-                    match self {
-                        #(#any_encode_arms,)*
-                        AnyRecord::UnknownBlock { record, .. } => {
-                            *encoded = record.to_encoded();
-                            #okk(())
-                        }
-                    }
-                }
+                #any_encode_methods
 
                 /// True for a record of a code or a block the schema does not name.
                 pub fn is_unknown(&self) -> ::core::primitive::bool {
@@ -808,6 +756,53 @@ impl<'s> Cx<'s> {
             ) -> #rt::Result<::core::primitive::bool> {
                 #check_body
             }
+        }
+    }
+}
+
+/// A generated type's `encode_with_len`, which encodes through `encode_into` into a fresh
+/// `EncodedRecord`, and its `encode_into`, whose body is `into_body` (with `self`, `ctx`,
+/// `min_operands` and `encoded` in scope). `lt` is the lifetime of the encoding
+/// `encode_with_len` gives: the type's own `'a` when `has_lifetime`, which then bounds the
+/// caller's `'o`. Each doc is one line a `\n`.
+fn encode_methods(
+    rt: &TokenStream,
+    lt: &TokenStream,
+    has_lifetime: bool,
+    with_len_doc: &str,
+    into_doc: &str,
+    into_body: TokenStream,
+) -> TokenStream {
+    let docs = |text: &str| {
+        let lines = text.lines().map(|line| Literal::string(&format!(" {line}")));
+        quote!(#(#[doc = #lines])*)
+    };
+    let (with_len_doc, into_doc) = (docs(with_len_doc), docs(into_doc));
+    let outlives = has_lifetime.then(|| quote!(where 'a: 'o));
+    let okk = ok();
+    quote! {
+        #with_len_doc
+        pub fn encode_with_len<C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
+            &self,
+            ctx: &C,
+            min_operands: ::core::primitive::usize,
+        ) -> #rt::Result<#rt::encode::EncodedRecord<#lt>> {
+            let mut encoded = #rt::encode::EncodedRecord::new(0, ::std::vec::Vec::new());
+            self.encode_into(ctx, min_operands, &mut encoded)?;
+            #okk(encoded)
+        }
+
+        #into_doc
+        #[allow(unused_variables)]
+        pub fn encode_into<'o, C: #rt::decode::DecodeContext + ?::core::marker::Sized>(
+            &self,
+            ctx: &C,
+            min_operands: ::core::primitive::usize,
+            encoded: &mut #rt::encode::EncodedRecord<'o>,
+        ) -> #rt::Result<()>
+        #outlives
+        {
+            #into_body
         }
     }
 }
