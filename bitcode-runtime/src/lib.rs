@@ -18,6 +18,7 @@
 pub mod abbrev;
 pub mod bits;
 pub mod blockinfo;
+pub mod byte_fields;
 pub mod bytecode;
 pub mod bytes;
 pub mod container;
