@@ -60,6 +60,18 @@ pub enum Kind<I = Spanned<String>, F = Spanned<String>> {
     /// `call_args`: a call's arguments, fixed parameters then variadic value-type pairs (the
     /// decode context knows how many parameters the called function has).
     CallArgs,
+    /// `f32`: a 32-bit IEEE float, a little-endian word (byte framing).
+    Float32,
+    /// `f64`: a 64-bit IEEE float, a little-endian word (byte framing).
+    Float64,
+    /// `bytes` with `count = COUNT`: that many bytes (byte framing; the count is an earlier
+    /// field, `tag`, or `@query`, with an optional `- N`).
+    ByteString(F),
+    /// `align32`: padding to the next multiple of 4 bytes of the input; no value (byte
+    /// framing).
+    Align32,
+    /// `blocks`: the blocks that fill the rest of the body, undecoded (byte framing).
+    Blocks,
     /// A kind that could not be understood or resolved (a diagnostic was reported); read
     /// and written as a raw `u64`, so that the rest of the schema still compiles.
     Invalid,
@@ -220,6 +232,11 @@ kind_table! {
     "struct" => Struct["struct", "StructName"] in Element;
     "constant_range" => ConstantRange["width", "bit_width"] in Anywhere;
     "call_args" => CallArgs in Field;
+    "f32" => Float32 in Anywhere;
+    "f64" => Float64 in Anywhere;
+    "bytes" => ByteString["count", "length"] in Field;
+    "align32" => Align32 in Field;
+    "blocks" => Blocks in Field;
 }
 
 /// The spelling of `word`, if it is a kind.
@@ -230,6 +247,25 @@ pub fn spelling(word: &str) -> Option<&'static Spelling> {
 /// Every kind's word, for typo suggestions and lists in diagnostics.
 pub fn words() -> Vec<&'static str> {
     SPELLINGS.iter().map(|s| s.word).collect()
+}
+
+/// The words of the kinds a schema of that framing may use (`bytes`: byte framed).
+pub fn framing_words(bytes: bool) -> Vec<&'static str> {
+    const BYTES_ONLY: &[&str] = &["f32", "f64", "bytes", "align32", "blocks"];
+    const BITS_ONLY: &[&str] = &[
+        "value",
+        "relative",
+        "signed_relative",
+        "value_type",
+        "optional_index",
+        "align",
+        "cstring",
+        "blob",
+        "constant_range",
+        "call_args",
+    ];
+    let other = if bytes { BITS_ONLY } else { BYTES_ONLY };
+    words().into_iter().filter(|w| !other.contains(w)).collect()
 }
 
 impl<I, F> Kind<I, F> {
@@ -248,9 +284,36 @@ impl<I, F> Kind<I, F> {
         }
     }
 
-    /// True for kinds that read no operand (`blob`).
+    /// True for kinds that read no operand (`blob`, `align32`).
     pub fn takes_no_operand(&self) -> bool {
-        matches!(self, Kind::Blob)
+        matches!(self, Kind::Blob | Kind::Align32)
+    }
+
+    /// True for kinds only a byte-framed schema may use.
+    pub fn bytes_only(&self) -> bool {
+        match self {
+            Kind::Float32 | Kind::Float64 | Kind::ByteString(_) | Kind::Align32 | Kind::Blocks => true,
+            Kind::Array(e) | Kind::CountedArray(e, _) => e.value.bytes_only(),
+            _ => false,
+        }
+    }
+
+    /// True for kinds only a bitstream schema may use (they read record operands).
+    pub fn bits_only(&self) -> bool {
+        match self {
+            Kind::Value
+            | Kind::Relative
+            | Kind::SignedRelative
+            | Kind::ValueType
+            | Kind::OptionalIndex
+            | Kind::Align
+            | Kind::CString
+            | Kind::Blob
+            | Kind::ConstantRange(_)
+            | Kind::CallArgs => true,
+            Kind::Array(e) | Kind::CountedArray(e, _) => e.value.bits_only(),
+            _ => false,
+        }
     }
 
     /// True for kinds whose Rust type is already an `Option`.

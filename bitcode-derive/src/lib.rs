@@ -15,8 +15,10 @@
 //! in one build, next to a skeleton of everything that was valid.
 #![warn(missing_docs)]
 
+mod bytes_rules;
 mod diag;
 mod emit;
+mod expr;
 mod kinds;
 mod load;
 mod model;

@@ -18,7 +18,7 @@ pub fn load(text: &str, diags: &mut Diagnostics) -> Schema {
     let (root, errors) = DeTable::parse_recoverable(text);
     toml_errors(text, &errors, diags);
     let root = root.into_inner();
-    let mut loader = Loader { diags };
+    let mut loader = Loader { diags, framing: Framing::Bits };
     loader.schema(&root, text.len())
 }
 
@@ -97,15 +97,15 @@ fn table_header(line: &str) -> Option<String> {
 
 /// Keys of each kind of table, for checking and for suggestions.
 const ROOT_KEYS: &[&str] = &["format", "enums", "flags", "groups", "structs", "blocks"];
-const FORMAT_KEYS: &[&str] = &["name", "magic", "doc"];
+const FORMAT_KEYS: &[&str] = &["name", "magic", "doc", "framing", "queries", "type_escape"];
 const ENUM_KEYS: &[&str] = &["doc", "rust_name", "unknown", "default", "values"];
 const ENUM_VALUE_KEYS: &[&str] = &["value", "doc", "rust_name", "folds_to"];
 const FLAGS_KEYS: &[&str] = &["doc", "rust_name", "fields"];
 const FLAG_FIELD_KEYS: &[&str] = &["bit", "bits", "enum", "doc", "rust_name"];
-const GROUP_KEYS: &[&str] = &["doc", "rust_name", "variants"];
+const GROUP_KEYS: &[&str] = &["doc", "rust_name", "variants", "select"];
 const STRUCT_KEYS: &[&str] = &["doc", "rust_name", "fields"];
-const VARIANT_KEYS: &[&str] = &["tag", "doc", "rust_name", "fields"];
-const BLOCK_KEYS: &[&str] = &["id", "doc", "deferrable", "numbers", "records"];
+const VARIANT_KEYS: &[&str] = &["tag", "tags", "other", "versions", "doc", "rust_name", "fields"];
+const BLOCK_KEYS: &[&str] = &["id", "ids", "doc", "deferrable", "numbers", "records", "fields"];
 const RECORD_KEYS: &[&str] = &["code", "doc", "rust_name", "defines", "fields", "layouts"];
 const LAYOUT_KEYS: &[&str] = &["versions", "operands", "fields"];
 const FIELD_KEYS: &[&str] = &[
@@ -124,7 +124,13 @@ const FIELD_KEYS: &[&str] = &[
     "versions",
     "count",
     "width",
+    "wire",
+    "until",
+    "tell",
 ];
+/// The keys only a byte-framed schema may give, by the table they are in.
+const BYTES_ONLY_KEYS: &[&str] =
+    &["queries", "type_escape", "select", "tags", "other", "ids", "wire", "until", "tell"];
 
 fn type_name(v: &DeValue<'_>) -> &'static str {
     match v {
@@ -140,6 +146,8 @@ fn type_name(v: &DeValue<'_>) -> &'static str {
 
 struct Loader<'d> {
     diags: &'d mut Diagnostics,
+    /// The schema's framing, once `[format]` is read.
+    framing: Framing,
 }
 
 /// One TOML table being read: its entries, where it was named, and what it is (for
@@ -189,6 +197,20 @@ impl Loader<'_> {
                         format!("unknown key `{key}` in {what}"),
                         format!("the keys of {what} are: {}", known.join(", ")),
                     ),
+                }
+            }
+        }
+        if self.framing == Framing::Bits {
+            for (k, v) in table.iter() {
+                let key: &str = k.get_ref();
+                // A block's `fields` is its body in a byte-framed schema.
+                let bytes_only = BYTES_ONLY_KEYS.contains(&key) || (key == "fields" && known == BLOCK_KEYS);
+                if bytes_only && known.contains(&key) {
+                    self.diags.error_with_help(
+                        k.span().start..v.span().end,
+                        format!("`{key}` in {what} applies to byte-framed schemas only"),
+                        "set `framing = \"bytes\"` in [format], or remove it",
+                    );
                 }
             }
         }
@@ -366,6 +388,12 @@ impl Loader<'_> {
     }
 
     fn format(&mut self, table: &DeTable<'_>, span: Span) -> Format {
+        // The framing decides which keys the rest may use, [format]'s own included.
+        let bytes =
+            table.iter().any(|(k, v)| k.get_ref() == "framing" && v.get_ref().as_str() == Some("bytes"));
+        if bytes {
+            self.framing = Framing::Bytes;
+        }
         let t = self.table(table, span, "[format]".into(), FORMAT_KEYS);
         let name = self.required_string(&t, "name", "\"my_format\"").unwrap_or_default();
         let magic = match t.get("magic") {
@@ -375,7 +403,45 @@ impl Loader<'_> {
             }
             Some(v) => self.magic(v),
         };
-        Format { name, magic, doc: self.doc(&t) }
+        let framing = self
+            .word(&t, "framing", "framing", "[format]", &[("bits", Framing::Bits), ("bytes", Framing::Bytes)])
+            .map_or(Framing::Bits, |f| f.value);
+        self.framing = framing;
+        let mut queries = Vec::new();
+        if let Some((q, _)) = self.subtable(&t, "queries") {
+            for (k, v) in q.iter() {
+                let name = Spanned::new(k.get_ref().to_string(), k.span());
+                match v.get_ref() {
+                    DeValue::String(doc) => queries.push((name, Some(doc.to_string()))),
+                    other => self.diags.error_with_help(
+                        v.span(),
+                        format!(
+                            "query `{}` of [format] must be a string, not {}",
+                            name.value,
+                            type_name(other)
+                        ),
+                        "write `name = \"what the decode context answers\"`",
+                    ),
+                }
+            }
+        }
+        let type_escape = self.versions_key(&t, "type_escape");
+        Format { name, magic, doc: self.doc(&t), framing, queries, type_escape }
+    }
+
+    /// A version range under `key`, reported when it is not one.
+    fn versions_key(&mut self, t: &Table<'_, '_>, key: &str) -> Option<Spanned<std::ops::Range<u64>>> {
+        self.string(t, key).and_then(|v| match parse_range(&v.value, true) {
+            Some(r) => Some(Spanned::new(r, v.span)),
+            None => {
+                self.diags.error_with_help(
+                    v.span,
+                    format!("`{key}` of {} is not a version range", t.what),
+                    "write \"N\", \"A..B\", \"A..=B\" or \"A..\"",
+                );
+                None
+            }
+        })
     }
 
     fn magic(&mut self, v: &Value<'_>) -> Spanned<[u8; 4]> {
@@ -634,8 +700,40 @@ impl Loader<'_> {
         for (vname, vtable) in entries {
             let vwhat = format!("variant {} of {what}", vname.value);
             let vt = self.table(vtable, vname.span.clone(), vwhat.clone(), VARIANT_KEYS);
+            let other = self.boolean(&vt, "other").is_some_and(|b| b.value);
+            let mut tag_by_version = Vec::new();
+            if let Some(DeValue::Table(by)) = vt.get("tag").map(|v| v.get_ref()) {
+                for (k, v) in by.iter() {
+                    let range = parse_range(k.get_ref(), true);
+                    let tag = match v.get_ref() {
+                        DeValue::Integer(i) => u64::from_str_radix(i.as_str(), i.radix()).ok(),
+                        _ => None,
+                    };
+                    match (range, tag) {
+                        (Some(r), Some(t)) if self.framing == Framing::Bytes => tag_by_version.push((r, t)),
+                        _ => self.diags.error_with_help(
+                            k.span().start..v.span().end,
+                            format!("`tag` of {vwhat} holds a bad entry"),
+                            "write `tag = N`, or in a byte-framed schema `tag = { \"VERSIONS\" = N }`",
+                        ),
+                    }
+                }
+            }
+            let more_tags = self.int_list(&vt, "tags");
             let help = "add `tag = N`, the tag operand that selects this variant";
-            let tag = self.required_int(&vt, "tag", help, 0, u64::MAX as i128);
+            let tag = if let Some((_, t)) = tag_by_version.first() {
+                Some(Spanned::new(*t as i128, vname.span.start..vname.span.start))
+            } else if vt.get("tag").is_some_and(|v| matches!(v.get_ref(), DeValue::Table(_))) {
+                None
+            } else if other {
+                self.int(&vt, "tag", 0, u64::MAX as i128)
+            } else if vt.get("tag").is_none() && !more_tags.is_empty() {
+                // `tags = [...]` alone: the first is the variant's tag.
+                more_tags.first().map(|t| Spanned::new(*t as i128, vname.span.start..vname.span.start))
+            } else {
+                self.required_int(&vt, "tag", help, 0, u64::MAX as i128)
+            };
+            let versions = self.versions_key(&vt, "versions");
             let fields = match self.array(&vt, "fields") {
                 Some(a) => self.fields(a, &vwhat),
                 None => Vec::new(),
@@ -651,10 +749,70 @@ impl Loader<'_> {
                 doc: self.doc(&vt),
                 name: vname,
                 tag,
+                more_tags,
+                tag_by_version,
+                other,
+                versions,
                 fields,
             });
         }
-        Group { name, rust_name, doc: self.doc(&t), variants }
+        let select = self.select(&t);
+        Group { name, rust_name, doc: self.doc(&t), variants, select }
+    }
+
+    /// A list of integers under `key` (`tags = [0, 1, 2]`).
+    fn int_list(&mut self, t: &Table<'_, '_>, key: &str) -> Vec<u64> {
+        let Some(a) = self.array(t, key) else { return Vec::new() };
+        let mut out = Vec::new();
+        for item in a.iter() {
+            match item.get_ref() {
+                DeValue::Integer(i) => match u64::from_str_radix(i.as_str(), i.radix()) {
+                    Ok(n) => out.push(n),
+                    Err(_) => self.diags.error(item.span(), format!("`{key}` of {}: not a tag", t.what)),
+                },
+                other => self.diags.error(
+                    item.span(),
+                    format!("`{key}` of {} must hold integers, not {}", t.what, type_name(other)),
+                ),
+            }
+        }
+        out
+    }
+
+    /// A group's `select`: `"@query"`, or `{ peek = "u32le" | "vbr", bits = "LO..HI" }`.
+    fn select(&mut self, t: &Table<'_, '_>) -> Spanned<Select> {
+        let Some(v) = t.get("select") else { return Spanned::new(Select::Read, t.span.clone()) };
+        let bad = |this: &mut Self| {
+            this.diags.error_with_help(
+                v.span(),
+                format!("`select` of {} is not a tag source", t.what),
+                "write \"@query\" or { peek = \"u32le\", bits = \"0..2\" } (peek may be \"vbr\")",
+            );
+            Spanned::new(Select::Read, v.span())
+        };
+        match v.get_ref() {
+            DeValue::String(q) => match q.strip_prefix('@') {
+                Some(name) if !name.is_empty() => Spanned::new(Select::Query(name.to_string()), v.span()),
+                _ => bad(self),
+            },
+            DeValue::Table(inner) => {
+                let get = |key: &str| {
+                    inner.iter().find(|(k, _)| k.get_ref() == key).and_then(|(_, v)| v.get_ref().as_str())
+                };
+                let fixed = match get("peek") {
+                    Some("u32le") => true,
+                    Some("vbr") => false,
+                    _ => return bad(self),
+                };
+                match get("bits").and_then(|b| parse_range(b, false)) {
+                    Some(r) if r.end <= 32 => {
+                        Spanned::new(Select::Peek { fixed, bits: r.start as u32..r.end as u32 }, v.span())
+                    }
+                    _ => bad(self),
+                }
+            }
+            _ => bad(self),
+        }
     }
 
     fn structure(&mut self, name: Spanned<String>, table: &DeTable<'_>) -> StructDef {
@@ -686,6 +844,11 @@ impl Loader<'_> {
             &what,
             &[("values", Numbers::Values), ("types", Numbers::Types)],
         );
+        let ids = self.block_ids(&t);
+        let fields = match self.array(&t, "fields") {
+            Some(a) if self.framing == Framing::Bytes => self.fields(a, &what),
+            _ => Vec::new(),
+        };
         let mut records: Vec<RecordDef> = self
             .named_tables(&t, "records", "record")
             .into_iter()
@@ -709,8 +872,32 @@ impl Loader<'_> {
             deferrable,
             numbers,
             records,
+            ids,
+            fields,
             name,
         }
+    }
+
+    /// A block's `ids = { "0..=2" = 0x15 }`: its id in other versions.
+    fn block_ids(&mut self, t: &Table<'_, '_>) -> Vec<(Spanned<std::ops::Range<u64>>, Spanned<u32>)> {
+        let Some((ids, _)) = self.subtable(t, "ids") else { return Vec::new() };
+        let mut out = Vec::new();
+        for (k, v) in ids.iter() {
+            let range = parse_range(k.get_ref(), true);
+            let id = match v.get_ref() {
+                DeValue::Integer(i) => u32::from_str_radix(i.as_str(), i.radix()).ok(),
+                _ => None,
+            };
+            match (range, id) {
+                (Some(r), Some(id)) => out.push((Spanned::new(r, k.span()), Spanned::new(id, v.span()))),
+                _ => self.diags.error_with_help(
+                    k.span().start..v.span().end,
+                    format!("`ids` of {} holds a bad entry", t.what),
+                    "write `\"VERSIONS\" = ID`, e.g. `\"0..=2\" = 0x15`",
+                ),
+            }
+        }
+        out
     }
 
     fn record(&mut self, name: Spanned<String>, table: &DeTable<'_>, block: &str) -> RecordDef {
@@ -896,7 +1083,7 @@ impl Loader<'_> {
                     );
                     return None;
                 }
-                Some(Spanned::new(Condition { field, flag }, c.span))
+                Some(Spanned::new(Condition { field, flag, text: c.value.clone() }, c.span))
             });
             let versions = self.string(&ft, "versions").and_then(|v| match parse_range(&v.value, true) {
                 Some(r) => Some(Spanned::new(r, v.span)),
@@ -909,7 +1096,15 @@ impl Loader<'_> {
                     None
                 }
             });
+            let fixed = self
+                .word(&ft, "wire", "wire", &ft.what.clone(), &[("vbr", false), ("u32le", true)])
+                .is_some_and(|w| w.value);
+            let until = self.string(&ft, "until");
+            let tell = self.boolean(&ft, "tell").is_some_and(|b| b.value);
             out.push(Field {
+                fixed,
+                until,
+                tell,
                 rust_name: self.rust_name(&ft, snake(&name.value)),
                 doc: self.doc(&ft),
                 name,
@@ -928,7 +1123,7 @@ impl Loader<'_> {
         let span = k.span.clone();
         let invalid = Spanned::new(Kind::Invalid, span.clone());
         let Some(spelling) = kinds::spelling(&k.value) else {
-            let words = kinds::words();
+            let words = kinds::framing_words(self.framing == Framing::Bytes);
             let help = match nearest(&k.value, &words) {
                 Some(n) => format!("did you mean `{n}`?"),
                 None => format!("the kinds are: {}", words.join(", ")),
@@ -937,7 +1132,9 @@ impl Loader<'_> {
             self.diags.error_with_help(span, format!("unknown {which} `{}` in {}", k.value, t.what), help);
             return invalid;
         };
-        if spelling.place == Place::Element && !element {
+        // A byte-framed body reads one struct or one group where it stands.
+        let anywhere = self.framing == Framing::Bytes && matches!(spelling.word, "struct" | "group");
+        if spelling.place == Place::Element && !element && !anywhere {
             self.diags.error_with_help(
                 span,
                 format!("kind `{}` of {} is an array element", k.value, t.what),
@@ -962,7 +1159,9 @@ impl Loader<'_> {
                 param(self, key, example).and_then(|n| Kind::named(spelling.word, n))
             }
             Takes::Element { .. } => param(self, "of", "u64").and_then(|of| {
-                if kinds::spelling(&of.value).is_some_and(|s| s.place == Place::Field) {
+                let group_element =
+                    self.framing == Framing::Bytes && matches!(of.value.as_str(), "group" | "string");
+                if kinds::spelling(&of.value).is_some_and(|s| s.place == Place::Field) && !group_element {
                     self.diags.error_with_help(
                         of.span.clone(),
                         format!("`of` of {} cannot be `{}`", t.what, of.value),

@@ -54,6 +54,25 @@ pub struct Format {
     pub magic: Spanned<[u8; 4]>,
     /// `doc`.
     pub doc: Option<String>,
+    /// `framing`: how the stream is laid out.
+    pub framing: Framing,
+    /// `[format.queries]`: the questions a byte-framed schema's fields may ask the decode
+    /// context (`@name`), with their docs.
+    pub queries: Vec<(Spanned<String>, Option<String>)>,
+    /// `type_escape`: the versions in which a `type` id of 0x00FFFFFF says the real id
+    /// follows (byte framing).
+    pub type_escape: Option<Spanned<Range<u64>>>,
+}
+
+/// `framing`: the layout the schema's blocks are read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Framing {
+    /// `"bits"` (the default): LLVM's bitstream, blocks of records of operands.
+    #[default]
+    Bits,
+    /// `"bytes"`: LLVM 1.x bytecode, blocks whose bodies are fields read in order, each in
+    /// its byte encoding.
+    Bytes,
 }
 
 /// What an enum does with a code it does not name.
@@ -139,6 +158,8 @@ pub struct Group {
     pub doc: Option<String>,
     /// `variants`, in file order.
     pub variants: Vec<GroupVariant>,
+    /// `select` (byte framing).
+    pub select: Spanned<Select>,
 }
 
 /// One tagged variant of a group.
@@ -152,8 +173,36 @@ pub struct GroupVariant {
     pub doc: Option<String>,
     /// `tag`.
     pub tag: Spanned<u64>,
+    /// `tags`: more tags that select the variant (byte framing).
+    pub more_tags: Vec<u64>,
+    /// `tag = { "VERSIONS" = TAG, ... }`: the variant's tag by format version (byte
+    /// framing); empty when `tag` is one number.
+    pub tag_by_version: Vec<(Range<u64>, u64)>,
+    /// `other = true`: the variant of every tag no other variant has (byte framing); its
+    /// fields may read the tag as `tag`.
+    pub other: bool,
+    /// `versions`: the variant exists only in these format versions (byte framing).
+    pub versions: Option<Spanned<Range<u64>>>,
     /// `fields`.
     pub fields: Vec<Field>,
+}
+
+/// `select`: where a byte-framed group's tag comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Select {
+    /// A 32-bit VBR read before the variant's fields (the default).
+    #[default]
+    Read,
+    /// `"@query"`: the decode context's answer.
+    Query(String),
+    /// `{ peek = "u32le" | "vbr", bits = "LO..HI" }`: bits of the next word, which the
+    /// variant's fields then read themselves.
+    Peek {
+        /// The word is a 32-bit little-endian word (else a 32-bit VBR).
+        fixed: bool,
+        /// The bits, `[start, end)`.
+        bits: Range<u32>,
+    },
 }
 
 /// `[structs.NAME]`: a fixed sequence of operands, the element of an array (a PHI's
@@ -210,6 +259,11 @@ pub struct Block {
     pub numbers: Option<Spanned<Numbers>>,
     /// `records`, in file order.
     pub records: Vec<RecordDef>,
+    /// `ids`: the block's id in other versions, as `(versions, id)` (byte framing: the
+    /// two-word headers of LLVM 1.0 to 1.2 numbered blocks differently).
+    pub ids: Vec<(Spanned<Range<u64>>, Spanned<u32>)>,
+    /// `fields`: the body, read in order (byte framing).
+    pub fields: Vec<Field>,
 }
 
 /// `[blocks.B.records.NAME]`.
@@ -259,6 +313,14 @@ pub struct Field {
     pub condition: Option<Spanned<Condition>>,
     /// `versions`: the field is there only in these format versions, `[start, end)`.
     pub versions: Option<Spanned<Range<u64>>>,
+    /// `wire = "u32le"`: the field is a 32-bit little-endian word, not a VBR (byte framing).
+    pub fixed: bool,
+    /// `until`: an array's elements end at one that this test finds true (consumed, not
+    /// kept): a number for one-value elements, an expression of the element's first
+    /// fields for structs (byte framing).
+    pub until: Option<Spanned<String>>,
+    /// `tell = true`: the decoder tells the decode context the value once read.
+    pub tell: bool,
 }
 
 /// `present_if = "FIELD"` (an earlier `bool` field) or `"FIELD.FLAG"` (a one-bit flag of an
@@ -269,6 +331,8 @@ pub struct Condition {
     pub field: String,
     /// The flag's schema name, for a `flags` field.
     pub flag: Option<String>,
+    /// The text as written: in a byte-framed schema, an expression (`expr.rs`).
+    pub text: String,
 }
 
 /// Whether a field must be there.

@@ -13,8 +13,8 @@ use proc_macro2::Ident;
 
 use crate::kinds::{Kind, ResolvedKind};
 use crate::model::{
-    Block, DefaultValue, Enum, Field, Flags, Group, Layout, Presence, RecordDef, Schema, Spanned, StructDef,
-    UnknownPolicy,
+    Block, DefaultValue, Enum, Field, Flags, Group, GroupVariant, Layout, Presence, RecordDef, Schema,
+    Select, Spanned, StructDef, UnknownPolicy,
 };
 use crate::names::{self, ident, ident_key};
 
@@ -110,6 +110,9 @@ pub struct FieldInfo<'s> {
     pub condition: Option<Condition<'s>>,
     /// `versions`: read only in these format versions.
     pub versions: Option<Range<u64>>,
+    /// The field as loaded and validated (byte framing reads `wire`, `until`, `tell` and
+    /// the expressions from it).
+    pub src: &'s Field,
 }
 
 /// `present_if`, resolved against the fields before it.
@@ -157,6 +160,8 @@ pub struct GVariantInfo<'s> {
     pub tag: u64,
     /// The fields after the tag.
     pub fields: Vec<FieldInfo<'s>>,
+    /// The variant as loaded and validated.
+    pub src: &'s GroupVariant,
 }
 
 /// A group: tagged variants read until the operands run out.
@@ -171,6 +176,8 @@ pub struct GroupInfo<'s> {
     pub variants: Vec<GVariantInfo<'s>>,
     /// True when some field borrows the input (the type gets `<'a>`).
     pub lifetime: bool,
+    /// Where the tag comes from (byte framing).
+    pub select: &'s Select,
 }
 
 /// A record with its layouts' fields resolved.
@@ -193,6 +200,8 @@ pub struct BlockInfo<'s> {
     pub records: Vec<RecordInfo<'s>>,
     /// The block's variant of `AnyRecord`; `None` when not dispatched by id (duplicate id).
     pub any_variant: Option<Ident>,
+    /// The body's fields (byte framing).
+    pub fields: Vec<FieldInfo<'s>>,
 }
 
 /// The resolved schema.
@@ -272,18 +281,17 @@ impl<'s> Resolved<'s> {
                 }
             }
         }
-        // Structs hold one-operand fields (no groups, no structs): resolve them first, so
-        // that groups may hold arrays of structs.
+        // Structs and groups may refer to each other (in a byte-framed schema, a struct may
+        // hold a group that holds a struct): index them all before resolving their fields.
+        let mut kept_structs = Vec::new();
         for (st, id) in schema.structs.iter().zip(struct_ids) {
             if let Some(id) = id {
                 if !model.struct_index.contains_key(st.name.value.as_str()) {
-                    let info = model.resolve_struct(st, id);
-                    model.struct_index.insert(&st.name.value, model.structs.len());
-                    model.structs.push(info);
+                    model.struct_index.insert(&st.name.value, kept_structs.len());
+                    kept_structs.push((st, id));
                 }
             }
         }
-        // Groups may refer to each other: index them all before resolving their fields.
         let mut kept = Vec::new();
         for (g, id) in schema.groups.iter().zip(group_ids) {
             if let Some(id) = id {
@@ -293,6 +301,9 @@ impl<'s> Resolved<'s> {
                 }
             }
         }
+        let structs: Vec<StructInfo<'s>> =
+            kept_structs.into_iter().map(|(st, id)| model.resolve_struct(st, id)).collect();
+        model.structs = structs;
         let groups: Vec<GroupInfo<'s>> = kept.into_iter().map(|(g, id)| model.resolve_group(g, id)).collect();
         model.groups = groups;
         model.compute_group_lifetimes();
@@ -330,10 +341,13 @@ impl<'s> Resolved<'s> {
             .resolve_fields(&st.fields)
             .into_iter()
             .map(|mut info| {
-                // A struct's fields are plain operands: no presence, no condition.
-                info.condition = None;
-                info.versions = None;
-                if matches!(info.kind, Kind::Struct(_)) {
+                // A bitstream struct's fields are plain operands: no presence, no condition.
+                let bytes = self.schema.format.framing == crate::model::Framing::Bytes;
+                if !bytes {
+                    info.condition = None;
+                    info.versions = None;
+                }
+                if matches!(info.kind, Kind::Struct(_)) && !bytes {
                     info.kind = Kind::Invalid;
                 }
                 if let Some(id) = &info.ident {
@@ -354,7 +368,8 @@ impl<'s> Resolved<'s> {
         let mut variants = Vec::new();
         for v in &g.variants {
             let Some(id) = ident(&v.rust_name) else { continue };
-            if !tags.insert(v.tag.value) || !idents.insert(ident_key(&id)) {
+            let shared = v.other || !v.tag_by_version.is_empty() || v.versions.is_some();
+            if !(tags.insert(v.tag.value) || shared) || !idents.insert(ident_key(&id)) {
                 continue;
             }
             let mut field_idents = HashSet::new();
@@ -376,15 +391,35 @@ impl<'s> Resolved<'s> {
                 doc: v.doc.as_deref(),
                 tag: v.tag.value,
                 fields,
+                src: v,
             });
         }
-        GroupInfo { name: &g.name.value, ident: rust_ident, doc: g.doc.as_deref(), variants, lifetime: false }
+        GroupInfo {
+            name: &g.name.value,
+            ident: rust_ident,
+            doc: g.doc.as_deref(),
+            variants,
+            lifetime: false,
+            select: &g.select.value,
+        }
     }
 
-    /// Which groups borrow the input: a fixpoint, since groups may contain groups.
+    /// Which structs and groups borrow the input: a fixpoint, since they may contain each
+    /// other.
     fn compute_group_lifetimes(&mut self) {
         loop {
             let mut changed = false;
+            for i in 0..self.structs.len() {
+                if !self.structs[i].lifetime
+                    && self.structs[i]
+                        .fields
+                        .iter()
+                        .any(|f| f.ident.is_some() && self.needs_lifetime(&f.kind))
+                {
+                    self.structs[i].lifetime = true;
+                    changed = true;
+                }
+            }
             for i in 0..self.groups.len() {
                 if self.groups[i].lifetime {
                     continue;
@@ -424,6 +459,7 @@ impl<'s> Resolved<'s> {
                 kind,
                 condition,
                 versions: f.versions.as_ref().map(|v| v.value.clone()),
+                src: f,
             });
         }
         out
@@ -469,6 +505,7 @@ impl<'s> Resolved<'s> {
             Kind::Group(name) => index(&self.group_index, name).map(Kind::Group),
             Kind::Struct(name) => index(&self.struct_index, name).map(Kind::Struct),
             Kind::ConstantRange(width) => Some(Kind::ConstantRange(width.value.clone())),
+            Kind::ByteString(count) => Some(Kind::ByteString(count.value.clone())),
             Kind::Array(of) => {
                 let mut e = element(of);
                 // An element that may read no operand (a blob, a string taken from the blob)
@@ -490,7 +527,7 @@ impl<'s> Resolved<'s> {
     /// True when a field of kind `k` borrows the input (its type gets `<'a>`).
     pub fn needs_lifetime(&self, k: &ResolvedKind) -> bool {
         match k {
-            Kind::String | Kind::CString | Kind::Blob => true,
+            Kind::String | Kind::CString | Kind::Blob | Kind::ByteString(_) | Kind::Blocks => true,
             Kind::Array(e) | Kind::CountedArray(e, _) => self.needs_lifetime(&e.value),
             Kind::Group(g) => self.groups.get(*g).is_some_and(|g| g.lifetime),
             Kind::Struct(st) => self.structs.get(*st).is_some_and(|st| st.lifetime),
@@ -533,7 +570,8 @@ impl<'s> Resolved<'s> {
                 let layouts = r.layouts.iter().map(|l| (l, self.resolve_fields(&l.fields))).collect();
                 records.push(RecordInfo { def: r, ident: id, layouts });
             }
-            out.push(BlockInfo { def: b, module, records, any_variant });
+            let fields = self.resolve_fields(&b.fields);
+            out.push(BlockInfo { def: b, module, records, any_variant, fields });
         }
         out
     }

@@ -29,7 +29,9 @@ pub fn validate<'s>(schema: &'s mut Schema, diags: &mut Diagnostics) -> Resolved
     for f in &mut schema.flags {
         check_flags(f, &enums, &enum_names, diags);
     }
+    crate::bytes_rules::check(schema, diags);
     let refs = Refs {
+        bytes: schema.format.framing == Framing::Bytes,
         enums: &enums,
         enum_names,
         flags: schema.flags.iter().map(|f| f.name.value.clone()).collect(),
@@ -161,6 +163,9 @@ fn call_result_problem(r: &RecordDef) -> Option<String> {
 
 /// The names fields may refer to.
 struct Refs<'e> {
+    /// The schema is byte framed: `bytes_rules` checks conditions, counts and what takes
+    /// the rest of a body, instead of the bitstream rules.
+    bytes: bool,
     enums: &'e HashMap<String, Enum>,
     enum_names: Vec<String>,
     flags: Vec<String>,
@@ -176,7 +181,7 @@ fn check_struct(st: &mut StructDef, refs: &Refs<'_>, diags: &mut Diagnostics) {
     if st.fields.is_empty() {
         diags.error(st.name.span.clone(), format!("{what} has no fields"));
     }
-    for f in &mut st.fields {
+    for f in st.fields.iter_mut().filter(|_| !refs.bytes) {
         let fwhat = format!("field {} of {what}", f.name.value);
         if f.kind.value.takes_rest()
             || f.kind.value.takes_no_operand()
@@ -590,7 +595,10 @@ fn check_group(g: &mut Group, refs: &Refs<'_>, diags: &mut Diagnostics) {
             );
             return false;
         }
-        if v.tag.span == v.name.span {
+        if refs.bytes && (v.other || !v.tag_by_version.is_empty() || v.versions.is_some()) {
+            // Byte framing: tags by version, `other` and versioned variants may share a tag
+            // with variants of other versions (bytes_rules checks they do not overlap).
+        } else if v.tag.span == v.name.span {
             v.tag.value = free_code(&mut used, u64::MAX);
         } else if let Some(other) = tags.get(&v.tag.value) {
             diags.error_with_help(
@@ -601,7 +609,7 @@ fn check_group(g: &mut Group, refs: &Refs<'_>, diags: &mut Diagnostics) {
             v.tag.value = free_code(&mut used, u64::MAX);
         }
         tags.insert(v.tag.value, v.name.value.clone());
-        for f in &mut v.fields {
+        for f in v.fields.iter_mut().filter(|_| !refs.bytes) {
             if f.kind.value.takes_rest() {
                 diags.error_with_help(
                     f.kind.span.clone(),
@@ -882,8 +890,10 @@ fn check_fields(fields: &mut Vec<Field>, owner: &str, refs: &Refs<'_>, diags: &m
     fields.retain_mut(|f| {
         n += 1;
         let fwhat = format!("field {} of {owner}", f.name.value);
-        check_condition(f, &earlier, &fwhat, refs, diags);
-        check_field_refs(f, &earlier, &fwhat, diags);
+        if !refs.bytes {
+            check_condition(f, &earlier, &fwhat, refs, diags);
+            check_field_refs(f, &earlier, &fwhat, diags);
+        }
         check_ident(&mut f.rust_name, &f.name.span, &fwhat, &format!("invalid_{n}"), diags);
         if f.rust_name == "extra_operands" {
             diags.error_with_help(
@@ -924,7 +934,12 @@ fn check_fields(fields: &mut Vec<Field>, owner: &str, refs: &Refs<'_>, diags: &m
             (Presence::Optional | Presence::Default(_), None) => optional_from = Some(f.name.value.clone()),
             _ => {}
         }
-        if f.kind.value.takes_rest() {
+        let takes_rest = if refs.bytes {
+            crate::bytes_rules::takes_rest(f)
+        } else {
+            f.kind.value.takes_rest()
+        };
+        if takes_rest {
             rest_taken_by = Some(f.name.value.clone());
         }
         let required = matches!(f.presence, Presence::Required) && f.condition.is_none();
@@ -1028,6 +1043,11 @@ fn check_presence(f: &mut Field, what: &str, refs: &Refs<'_>, diags: &mut Diagno
         | Kind::Group(_)
         | Kind::Struct(_)
         | Kind::ConstantRange(_)
+        | Kind::Float32
+        | Kind::Float64
+        | Kind::ByteString(_)
+        | Kind::Align32
+        | Kind::Blocks
         | Kind::CallArgs => Err((
             format!("{what} has a `default`, which kind `{}` cannot have", kind.word()),
             "make it `optional = true` instead".to_string(),
@@ -1126,6 +1146,7 @@ impl Kind {
             Kind::Group(s) => Kind::Group(strip(s)),
             Kind::Struct(s) => Kind::Struct(strip(s)),
             Kind::ConstantRange(s) => Kind::ConstantRange(strip(s)),
+            Kind::ByteString(s) => Kind::ByteString(strip(s)),
             Kind::Array(k) => Kind::Array(Box::new(Spanned::new(k.value.clone_without_spans(), 0..0))),
             Kind::CountedArray(k, count) => Kind::CountedArray(
                 Box::new(Spanned::new(k.value.clone_without_spans(), 0..0)),

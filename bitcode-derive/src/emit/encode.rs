@@ -52,7 +52,16 @@ impl<'s> Cx<'s> {
             Kind::String => quote!(out.string(#x);),
             Kind::CString => quote!(out.cstring(#n, #x)?;),
             Kind::Blob => quote!(out.blob(*#x);),
-            Kind::Invalid => quote!(out.raw(*#x);),
+            // Byte-framed kinds are never in a bitstream schema (validation made them
+            // invalid there), and byte-framed schemas have no encoders.
+            Kind::Invalid
+            | Kind::Float32
+            | Kind::Float64
+            | Kind::ByteString(_)
+            | Kind::Align32
+            | Kind::Blocks => {
+                quote!(out.raw(*#x);)
+            }
             Kind::Array(e) => {
                 let each = self.write_value(&e.value, name, &quote!(element), scope, refs);
                 quote!(for element in #x.iter() { #each })

@@ -46,6 +46,11 @@ impl<'s> Cx<'s> {
                 quote!(#rt::decode::Array<#t>)
             }
             Kind::Struct(st) => self.struct_type(*st, scope, quote!('a)),
+            Kind::Float32 => prim("f32"),
+            Kind::Float64 => prim("f64"),
+            Kind::ByteString(_) => quote!(#rt::decode::Bytes<'a>),
+            Kind::Align32 => quote!(()),
+            Kind::Blocks => quote!(#rt::decode::Array<#rt::byte_fields::SubBlock<'a>>),
             Kind::Invalid => prim("u64"),
         }
     }
@@ -172,7 +177,16 @@ impl<'s> Cx<'s> {
                 let t = self.group_type(*g, scope, quote!('_));
                 quote!(<#t as #rt::__private::SchemaGroup<'_>>::read(ops, #n, #ctx))
             }
-            Kind::Invalid => quote!(ops.raw(#n)),
+            // Byte-framed kinds are never in a bitstream schema (validation made them
+            // invalid there); `bytes.rs` reads them.
+            Kind::Invalid
+            | Kind::Float32
+            | Kind::Float64
+            | Kind::ByteString(_)
+            | Kind::Align32
+            | Kind::Blocks => {
+                quote!(ops.raw(#n))
+            }
         }
     }
 

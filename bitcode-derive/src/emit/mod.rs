@@ -16,6 +16,7 @@ use quote::quote;
 use crate::kinds::{Kind, ResolvedKind};
 use crate::resolve::*;
 
+mod bytes;
 mod encode;
 mod fields;
 mod numbering;
@@ -38,6 +39,10 @@ pub fn emit(model: &Resolved<'_>, runtime: &TokenStream, schema_path: &str) -> T
     }
     for f in &model.flags {
         out.extend(cx.flags_items(f));
+    }
+    if bytes::is_bytes(model) {
+        out.extend(cx.bytes_items());
+        return out;
     }
     for st in &model.structs {
         out.extend(cx.struct_items(st));

@@ -18,6 +18,9 @@ fn field(name: &str, kind: Kind) -> Field {
         presence: Presence::Required,
         condition: None,
         versions: None,
+        fixed: false,
+        until: None,
+        tell: false,
     }
 }
 
@@ -71,6 +74,10 @@ fn variant(name: &str, tag: u64, fields: Vec<Field>) -> GroupVariant {
         rust_name: names::upper_camel(name),
         doc: None,
         tag: sp(tag),
+        more_tags: Vec::new(),
+        tag_by_version: Vec::new(),
+        other: false,
+        versions: None,
         fields,
     }
 }
@@ -102,6 +109,8 @@ fn block(name: &str, id: u32, deferrable: bool, records: Vec<RecordDef>) -> Bloc
         deferrable,
         numbers: None,
         records,
+        ids: Vec::new(),
+        fields: Vec::new(),
     }
 }
 
@@ -150,6 +159,7 @@ pub(super) fn demo() -> Schema {
             variant("string_value_attr", 4, vec![field("key", Kind::CString), field("value", Kind::CString)]),
             variant("none_attr", 5, vec![]),
         ],
+        select: Spanned::default(),
     };
     let operand = Group {
         name: sp("Operand".into()),
@@ -163,6 +173,7 @@ pub(super) fn demo() -> Schema {
                 vec![field("x", Kind::Signed), with(field("ty", Kind::Type), Presence::Optional)],
             ),
         ],
+        select: Spanned::default(),
     };
     let module = block(
         "MODULE_BLOCK",
@@ -265,6 +276,9 @@ pub(super) fn demo() -> Schema {
             name: sp("demo".into()),
             magic: sp(*b"DEMO"),
             doc: Some("A made-up format.".into()),
+            framing: Default::default(),
+            queries: Vec::new(),
+            type_escape: None,
         },
         enums: vec![linkage, visibility, cc, empty, kept_empty],
         flags: vec![var_flags],
