@@ -8,6 +8,7 @@
 )]
 #![warn(missing_docs)]
 
+pub mod bytecode;
 pub mod diagnostics;
 pub mod llvm;
 pub mod remarks;
