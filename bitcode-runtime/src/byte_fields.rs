@@ -212,7 +212,11 @@ impl<'a, 'p> ByteFields<'a, 'p> {
 
     /// Checks a count from elsewhere (an earlier field, a query) the same way.
     pub fn check(&self, field: &'static str, n: u64) -> Result<u64> {
-        self.r.check_count(field, n, 1).map(|_| n).map_err(|e| self.locate(e))
+        let left = self.r.remaining();
+        if n > left as u64 {
+            return Err(self.error(field, format_args!("{n} entries cannot fit in the {left} bytes left")));
+        }
+        Ok(n)
     }
 
     /// `n` elements (a count already checked).
@@ -292,7 +296,10 @@ mod tests {
         assert_eq!(e.block_path(), &[1, 6]);
         let mut f = ByteFields::new(ByteReader::new(&[100], 40), "TYPE_POOL", &path);
         let e = f.count("types").unwrap_err();
-        assert!(e.to_string().contains("100"), "{e}");
+        assert!(
+            e.to_string().contains("TYPE_POOL: field types: 100 entries cannot fit in the 0 bytes left"),
+            "{e}"
+        );
     }
 
     #[test]

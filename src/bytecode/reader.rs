@@ -59,6 +59,38 @@ pub struct CheckReport {
     pub blocks: usize,
     /// Blocks whose id no schema block has (read past by their size).
     pub unknown_blocks: usize,
+    /// The entries the blocks hold, every one decoded typed: type definitions, global
+    /// variables, functions, libraries, sections, aliases, constants, strings,
+    /// instructions, names, compaction entries.
+    pub items: usize,
+}
+
+/// The entries of one decoded block body (its sub-blocks not included).
+pub fn items(body: &AnyBody<'_>) -> usize {
+    let opt = |n: Option<usize>| n.unwrap_or(0);
+    match body {
+        AnyBody::Module(_) | AnyBody::Function(_) => 0,
+        AnyBody::TypePool(b) => opt(b.types.as_ref().map(Vec::len)),
+        AnyBody::GlobalInfo(b) => {
+            b.globals.len()
+                + opt(b.old_functions.as_ref().map(Vec::len))
+                + opt(b.functions.as_ref().map(Vec::len))
+                + opt(b.libraries.as_ref().map(Vec::len))
+                + opt(b.sections.as_ref().map(Vec::len))
+                + opt(b.aliases.as_ref().map(Vec::len))
+        }
+        AnyBody::ConstantPool(b) => {
+            opt(b.types.as_ref().map(Vec::len)) + b.planes.iter().map(|p| p.entries.len()).sum::<usize>()
+        }
+        AnyBody::SymbolTable(b) => {
+            opt(b.types.as_ref().map(Vec::len)) + b.planes.iter().map(|p| p.names.len()).sum::<usize>()
+        }
+        AnyBody::Instructions(b) => b.instructions.len(),
+        AnyBody::BasicBlock(b) => b.instructions.len(),
+        AnyBody::CompactionTable(b) => opt(b.types.as_ref().map(Vec::len)) + b.planes.len(),
+        AnyBody::TypeSymbolTable(b) => b.types.len(),
+        AnyBody::__Lifetime(_) => 0,
+    }
 }
 
 impl Reader {
@@ -221,13 +253,24 @@ impl ByteContext for Reader {
 }
 
 /// Decodes every block of the module in `bytes` (plain or compressed bytecode) with the
-/// schema, calling `visit` with each block's path of ids and decoded body.
+/// schema, calling `visit` with each block's path of ids and decoded body, in file order.
 ///
 /// # Errors
 ///
 /// When the container, a block header or a body does not decode; the error has its byte
 /// offset and block path.
 pub fn walk(bytes: &[u8], mut visit: impl FnMut(&[u32], &AnyBody<'_>)) -> Result<CheckReport> {
+    walk_at(bytes, |path, _, body| visit(path, body))
+}
+
+/// As [`walk`], also giving `visit` the offset of each block's header in the uncompressed
+/// file (the module block's is 4, after the magic).
+///
+/// # Errors
+///
+/// When the container, a block header or a body does not decode; the error has its byte
+/// offset and block path.
+pub fn walk_at(bytes: &[u8], mut visit: impl FnMut(&[u32], u64, &AnyBody<'_>)) -> Result<CheckReport> {
     let bc = Bytecode::parse(bytes)?;
     let header = bc.header()?;
     let mut r = bc.reader();
@@ -239,7 +282,7 @@ pub fn walk(bytes: &[u8], mut visit: impl FnMut(&[u32], &AnyBody<'_>)) -> Result
     let mut fields = ByteFields::new(body, schema::module::NAME, &path);
     let module = schema::module::Body::read_bytes(&mut fields, &mut reader)?;
     report.blocks += 1;
-    visit(&path, &AnyBody::Module(module.clone()));
+    visit(&path, 4, &AnyBody::Module(module.clone()));
     for block in &module.blocks {
         walk_block(block, &path, &mut reader, &mut report, &mut visit)?;
     }
@@ -251,7 +294,7 @@ fn walk_block(
     parent: &[u32],
     reader: &mut Reader,
     report: &mut CheckReport,
-    visit: &mut impl FnMut(&[u32], &AnyBody<'_>),
+    visit: &mut impl FnMut(&[u32], u64, &AnyBody<'_>),
 ) -> Result<()> {
     let mut path = parent.to_vec();
     path.push(block.id);
@@ -269,7 +312,8 @@ fn walk_block(
         Error::at_byte(ErrorKind::BadBytecode(format!("no decoder for {name}")), block.offset)
     })?;
     report.blocks += 1;
-    visit(&path, &body);
+    report.items += items(&body);
+    visit(&path, block.offset, &body);
     match &body {
         AnyBody::Function(f) => {
             for b in &f.blocks {

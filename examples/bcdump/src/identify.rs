@@ -87,12 +87,16 @@ pub fn identify(bytes: &[u8]) -> Kind {
     }
 }
 
-/// For LLVM 1.x bytecode, which no mode reads yet, what the file is: its compression,
-/// revision and module size, or what is wrong with its container. `None` for anything else.
-pub fn bytecode_message(bytes: &[u8]) -> Option<String> {
-    if !Bytecode::is_bytecode(bytes) {
-        return None;
-    }
+/// True for LLVM 1.x bytecode (plain or compressed).
+pub fn is_bytecode(bytes: &[u8]) -> bool {
+    Bytecode::is_bytecode(bytes)
+}
+
+/// For LLVM 1.x bytecode given to a mode (`mode`, named as on the command line) that reads
+/// bitstreams only: what the file is (its compression, revision and module size, or what
+/// is wrong with its container) and what reads it. `None` when the mode reads bytecode.
+pub fn bytecode_mismatch(bytes: &[u8], mode: Option<&str>) -> Option<String> {
+    let mode = mode?;
     let what = match Bytecode::parse(bytes).and_then(|b| Ok((b.compression(), b.header()?))) {
         Ok((compression, header)) => format!(
             "this is LLVM 1.x bytecode ({}, revision {}: {}, a module of {} bytes)",
@@ -103,7 +107,7 @@ pub fn bytecode_message(bytes: &[u8]) -> Option<String> {
         ),
         Err(e) => format!("this is LLVM 1.x bytecode, but {e}"),
     };
-    Some(format!("{what}; bcdump reads only its container so far, not its records"))
+    Some(format!("{what}; {mode} reads bitstream files: bytecode has the dump and --check"))
 }
 
 /// A magic number as text where it is printable (`'DIAG'`), else in hex (`0x7f454c46`).

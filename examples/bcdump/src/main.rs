@@ -31,6 +31,7 @@
 //! Every format is read through the library: `bitcode_schema::llvm`, `diagnostics` and
 //! `remarks`.
 
+mod bytecode;
 mod dump;
 mod identify;
 mod rewrite;
@@ -113,6 +114,21 @@ impl Args {
             || self.diagnostics
             || self.remarks
             || self.rewrite)
+    }
+
+    /// The mode asked for, as the bytecode reader names it: `None` for the dump and
+    /// `--check`, which read bytecode, else the option's name.
+    fn bytecode_mode(&self) -> Option<&'static str> {
+        match () {
+            _ if self.trace => Some("--trace"),
+            _ if self.stats => Some("--stats"),
+            _ if self.symbols => Some("--symbols"),
+            _ if self.diagnostics => Some("--diagnostics"),
+            _ if self.remarks => Some("--remarks"),
+            _ if self.rewrite => Some("--rewrite"),
+            _ if self.json && !self.check => Some("--json (of the dump)"),
+            _ => None,
+        }
     }
 
     /// The mode that reads only some kinds of file, if one was asked for.
@@ -293,27 +309,52 @@ fn one(args: &Args, source: &Source, parallel: bool, out: &mut impl Write) -> io
             return Ok(UNREADABLE);
         }
     };
-    if let Some(message) = identify::bytecode_message(&bytes) {
-        print_error(&name, &message);
-        return Ok(UNREADABLE);
-    }
-    if let Some(mode) = args.picky_mode() {
-        let kind = identify::identify(&bytes);
-        if !kind.fits(mode) {
-            print_error(&name, &kind.mismatch(mode));
+    let result = if identify::is_bytecode(&bytes) {
+        if let Some(message) = identify::bytecode_mismatch(&bytes, args.bytecode_mode()) {
+            print_error(&name, &message);
             return Ok(UNREADABLE);
         }
-    }
-    let result = if args.remarks {
+        if args.check {
+            bytecode::check(&bytes, args.json, out)
+        } else {
+            bytecode::dump(&bytes, out)
+        }
+    } else {
+        if let Some(mode) = args.picky_mode() {
+            let kind = identify::identify(&bytes);
+            if !kind.fits(mode) {
+                print_error(&name, &kind.mismatch(mode));
+                return Ok(UNREADABLE);
+            }
+        }
+        bitstream(args, source, &name, &bytes, parallel, out)
+    };
+    finish(&name, result)
+}
+
+/// Reads one bitstream input as `args` ask.
+fn bitstream(
+    args: &Args,
+    source: &Source,
+    name: &str,
+    bytes: &[u8],
+    parallel: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    if args.remarks {
         // From standard input (no path): a remarks file with its own string table.
-        remarks::load(source.path(), &bytes)
+        remarks::load(source.path(), bytes)
             .map_err(Failure::Remarks)
             .and_then(|r| remarks::write_yaml(&r, out).map_err(Failure::Output))
     } else if let (true, Some(output)) = (args.rewrite, &args.output) {
-        rewrite::run(&bytes, output, parallel, args.json, out)
+        rewrite::run(bytes, output, parallel, args.json, out)
     } else {
-        run(args, &name, &bytes, parallel, out)
-    };
+        run(args, name, bytes, parallel, out)
+    }
+}
+
+/// The exit status of one input's result, its error reported.
+fn finish(name: &str, result: Result<(), Failure>) -> io::Result<u8> {
     match result {
         Ok(()) => Ok(OK),
         Err(Failure::Output(e)) => Err(e),
