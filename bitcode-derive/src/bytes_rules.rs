@@ -231,7 +231,10 @@ fn check_body(
                 }
             };
             if !ok {
+                // Read raw rather than to the body's end, which would report every later
+                // field again.
                 f.until = None;
+                f.kind.value = Kind::Invalid;
             }
         }
         let tellable = |k: &Kind| {

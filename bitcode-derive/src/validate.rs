@@ -47,6 +47,8 @@ pub fn validate<'s>(schema: &'s mut Schema, diags: &mut Diagnostics) -> Resolved
     }
     check_blocks(&mut schema.blocks, diags);
     for b in &mut schema.blocks {
+        // A byte-framed block's body: its fields, checked as a record's are.
+        check_fields(&mut b.fields, &format!("block {}", b.name.value), &refs, diags);
         for r in &mut b.records {
             check_record(r, &b.name.value, &refs, diags);
         }
@@ -915,7 +917,11 @@ fn check_fields(fields: &mut Vec<Field>, owner: &str, refs: &Refs<'_>, diags: &m
         if let Some(taker) = &rest_taken_by {
             diags.error_with_help(
                 f.name.span.clone(),
-                format!("{fwhat} comes after field {taker}, which takes every remaining operand"),
+                if refs.bytes {
+                    format!("{fwhat} comes after field {taker}, which reads to the end of the block")
+                } else {
+                    format!("{fwhat} comes after field {taker}, which takes every remaining operand")
+                },
                 "move it before, or remove it",
             );
             return false;

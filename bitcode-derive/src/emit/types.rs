@@ -376,10 +376,15 @@ impl<'s> Cx<'s> {
                     quote!(Self::#vid { .. } => f.write_str(#vname))
                 }
             } else {
-                let ids = named.iter().map(|(_, id)| *id);
-                let parts = named.iter().enumerate().map(|(i, (name, id))| {
+                // Bound to names of our own: a field may be called `f`, like the formatter.
+                let ids = named.iter().enumerate().map(|(i, (_, id))| {
+                    let b = format_ident!("field{}", i);
+                    quote!(#id: #b)
+                });
+                let parts = named.iter().enumerate().map(|(i, (name, _))| {
                     let label = str_lit(&format!("{}{}=", if i > 0 { ", " } else { "" }, name));
-                    quote!(f.write_str(#label)?; #rt::__private::ShowField::show(#id, f)?;)
+                    let b = format_ident!("field{}", i);
+                    quote!(f.write_str(#label)?; #rt::__private::ShowField::show(#b, f)?;)
                 });
                 let open = str_lit(&format!("{}(", v.name));
                 quote!(Self::#vid { #(#ids,)* .. } => { f.write_str(#open)?; #(#parts)* f.write_str(")") })

@@ -360,7 +360,7 @@ fn finish(name: &str, result: Result<(), Failure>) -> io::Result<u8> {
         Err(Failure::Output(e)) => Err(e),
         Err(Failure::Check) => Ok(PROBLEMS),
         Err(e @ Failure::WriteFile(..)) => {
-            print_error(&name, &e);
+            print_error(name, &e);
             Ok(UNREADABLE)
         }
         Err(Failure::Remarks(remarks::Error::InFile { file, error })) => {
@@ -369,7 +369,7 @@ fn finish(name: &str, result: Result<(), Failure>) -> io::Result<u8> {
             Ok(PROBLEMS)
         }
         Err(e) => {
-            print_error(&name, &e);
+            print_error(name, &e);
             Ok(PROBLEMS)
         }
     }
