@@ -999,10 +999,11 @@ fn check_byte_error(error: &Error, bytes: u64) {
     assert!(at / 8 <= bytes, "the error is at byte {}, beyond the {bytes} bytes read: {text}", at / 8);
 }
 
-/// LLVM 1.x bytecode's container: the magic, the compression (an expanded module is capped
-/// small here, so a stream that expands a lot is refused, not slow), the module block's
-/// header and the blocks inside it; errors at a byte within what was read. The same module stored behind `llvc0`
-/// reads the same as behind `llvm`.
+/// LLVM 1.x bytecode: the magic, the compression (an expanded module is capped small here,
+/// so a stream that expands a lot is refused, not slow), the module block's header, the
+/// blocks inside it, and every block decoded typed by schema/llvm_bytecode.toml; errors at
+/// a byte within what was read, with their block path. The same module stored behind
+/// `llvc0` reads the same as behind `llvm`.
 pub fn bytecode_container(data: &[u8]) {
     use bitcode_schema::runtime::bytecode::Bytecode;
     const MAX_EXPANDED: u64 = 1 << 20;
@@ -1015,7 +1016,21 @@ pub fn bytecode_container(data: &[u8]) {
         // The blocks inside the module block: as many as 4-byte headers fit, at most.
         let blocks = bytecode.module_blocks().inspect_err(|e| check_byte_error(e, read))?;
         assert!(blocks.len() as u64 <= u64::from(header.size) / 4, "{} blocks", blocks.len());
-        Ok(header)
+        // Every block decoded typed by the schema: entries take a byte at least, so there
+        // are never more of them than bytes.
+        let mut paths = 0usize;
+        let report = bitcode_schema::bytecode::reader::walk_bytecode(&bytecode, |path, offset, _| {
+            assert!(!path.is_empty() && path.len() <= 3, "block path {path:?}");
+            assert!(offset < read, "a block at byte {offset} of {read}");
+            paths += 1;
+        })
+        .inspect_err(|e| {
+            check_byte_error(e, read);
+            assert!(!e.block_path().is_empty(), "a typed error without its block path: {e}");
+        })?;
+        assert_eq!(report.blocks, paths);
+        assert!(report.items as u64 <= read, "{} entries in {read} bytes", report.items);
+        Ok((header, report))
     };
     let plain = header_of(data);
     if let Err(e) = &plain {

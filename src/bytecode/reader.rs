@@ -270,8 +270,20 @@ pub fn walk(bytes: &[u8], mut visit: impl FnMut(&[u32], &AnyBody<'_>)) -> Result
 ///
 /// When the container, a block header or a body does not decode; the error has its byte
 /// offset and block path.
-pub fn walk_at(bytes: &[u8], mut visit: impl FnMut(&[u32], u64, &AnyBody<'_>)) -> Result<CheckReport> {
-    let bc = Bytecode::parse(bytes)?;
+pub fn walk_at(bytes: &[u8], visit: impl FnMut(&[u32], u64, &AnyBody<'_>)) -> Result<CheckReport> {
+    walk_bytecode(&Bytecode::parse(bytes)?, visit)
+}
+
+/// As [`walk_at`], on a container already parsed (with its own limit on how far a
+/// compressed module may expand: [`Bytecode::parse_with_limit`]).
+///
+/// # Errors
+///
+/// As [`walk`].
+pub fn walk_bytecode(
+    bc: &Bytecode<'_>,
+    mut visit: impl FnMut(&[u32], u64, &AnyBody<'_>),
+) -> Result<CheckReport> {
     let header = bc.header()?;
     let mut r = bc.reader();
     r.skip(8)?;
@@ -315,7 +327,9 @@ fn walk_block(
     report.items += items(&body);
     visit(&path, block.offset, &body);
     match &body {
-        AnyBody::Function(f) => {
+        // A function's blocks; a function block anywhere but in the module is not one
+        // (LLVM's reader skips it), and walking it would let nesting grow with the input.
+        AnyBody::Function(f) if parent.len() == 1 => {
             for b in &f.blocks {
                 walk_block(b, &path, reader, report, visit)?;
             }

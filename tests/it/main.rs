@@ -61,6 +61,7 @@ const TESTS: &[Test] = &[
     test!(bytecode_container::every_module_has_the_revision_flags_and_size_its_manifest_records, needs: [SHARED]),
     test!(bytecode_container::history_files_read_or_fail_cleanly, needs: [SHARED]),
     test!(bytecode_schema::every_module_decodes_typed, needs: [SHARED]),
+    test!(bytecode_schema::hostile_modules_fail_cleanly, needs: []),
     test!(clang_ast_files::ast_files_and_bitcode_of_every_clang_trace_as_llvm_bcanalyzer, needs: [SHARED, "llvm-bcanalyzer"]),
     test!(clang_ast_files::clang22_fixture_holds_the_unused_abbreviation_and_reads_as_llvm_bcanalyzer, needs: []),
     test!(corpus_trace::every_corpus_file_traces_exactly_as_llvm_bcanalyzer, needs: [SHARED, "llvm-bcanalyzer", "llvm-objcopy"]),
