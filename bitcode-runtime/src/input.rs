@@ -1,10 +1,12 @@
-//! A file as users have it: one bitstream (perhaps behind a wrapper header), or, with the
-//! `object` feature, a native object whose sections embed bitcode.
+//! A file as users have it: one bitstream (perhaps behind a wrapper header), with the
+//! `object` feature a native object whose sections embed bitcode, or LLVM 1.x bytecode
+//! (no bitstream at all: [`Input::bytecode`]).
 
+use crate::bytecode::Bytecode;
 use crate::container::{Bitstream, Magic};
 #[cfg(feature = "object")]
 use crate::embedded::{embedded_bitcode, is_native_object, EmbeddedBitcode};
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 
 /// The bitstreams of one input file.
 ///
@@ -25,7 +27,8 @@ pub struct Input<'a> {
 
 impl<'a> Input<'a> {
     /// Looks at `bytes`: a bitstream is taken as it is; a native object (when the `object`
-    /// feature is on) is searched for bitcode sections, and having none is an error.
+    /// feature is on) is searched for bitcode sections, and having none is an error; LLVM
+    /// 1.x bytecode is recognised (its [`streams`](Self::streams) say it has none).
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
         #[cfg(feature = "object")]
         {
@@ -45,6 +48,17 @@ impl<'a> Input<'a> {
         }
     }
 
+    /// True when the input is LLVM 1.x bytecode (`llvm` or `llvc`), which is not a bitstream.
+    pub fn is_bytecode(&self) -> bool {
+        Bytecode::is_bytecode(self.bytes)
+    }
+
+    /// The LLVM 1.x bytecode container, for an input that is bytecode (its module
+    /// expanded when it is compressed); `None` for anything else.
+    pub fn bytecode(&self) -> Option<Result<Bytecode<'a>>> {
+        self.is_bytecode().then(|| Bytecode::parse(self.bytes))
+    }
+
     /// True when the input is a native object with embedded bitcode.
     pub fn is_native_object(&self) -> bool {
         #[cfg(feature = "object")]
@@ -58,8 +72,13 @@ impl<'a> Input<'a> {
     }
 
     /// The bitstreams: one per embedded section of an object, or the file itself. Error
-    /// offsets count from the start of the file.
+    /// offsets count from the start of the file. LLVM 1.x bytecode has none: that is an
+    /// error which says so.
     pub fn streams(&self) -> Result<Vec<Bitstream<'_>>> {
+        if self.is_bytecode() {
+            let what = "this is LLVM 1.x bytecode, not a bitstream: read it with Input::bytecode".to_string();
+            return Err(Error::at_byte(ErrorKind::BadBytecode(what), 0));
+        }
         #[cfg(feature = "object")]
         if let Some(sections) = &self.sections {
             return sections
@@ -68,5 +87,23 @@ impl<'a> Input<'a> {
                 .collect();
         }
         Ok(vec![Bitstream::new(self.bytes)?])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytecode_is_recognised_and_has_no_bitstream() {
+        // A revision 5 module of no blocks.
+        let bytes = b"llvm\x01\0\0\0\x01\0\0\0\x5c";
+        let input = Input::parse(bytes).unwrap();
+        assert!(input.is_bytecode());
+        assert_eq!(input.bytecode().unwrap().unwrap().header().unwrap().version.revision, 5);
+        let e = input.streams().unwrap_err();
+        assert!(e.to_string().contains("LLVM 1.x bytecode, not a bitstream"), "{e}");
+        let bitcode = Input::parse(b"BC\xC0\xDE").unwrap();
+        assert!(!bitcode.is_bytecode() && bitcode.bytecode().is_none());
     }
 }
