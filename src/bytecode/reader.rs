@@ -8,7 +8,7 @@ use bitcode_schema_runtime::bytecode::Bytecode;
 use bitcode_schema_runtime::decode::TypeId;
 use bitcode_schema_runtime::{Error, ErrorKind, Result};
 
-use super::schema::{self, AnyBody, TypeDef};
+use super::schema::{self, AnyBody, PrimitiveType, PrimitiveType7, TypeDef};
 
 /// What a type is, as far as reading constants needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,33 +118,32 @@ impl Reader {
         }
     }
 
+    /// The first id of a derived type: the one after label.
     fn first_derived(&self) -> u64 {
         if self.revision >= 7 {
-            4
+            PrimitiveType7::Label.code() + 1
         } else {
-            13
+            PrimitiveType::Label.code() + 1
         }
     }
 
     fn primitive(&self, id: u64) -> Option<TypeShape> {
         use TypeShape::*;
-        let shape = if self.revision >= 7 {
-            match id {
-                1 => Float,
-                2 => Double,
-                _ => NoValue,
-            }
-        } else {
-            match id {
-                1 | 2 | 4 | 6 => Small,
-                8 => Large,
-                3 | 5 | 7 | 9 => Signed,
-                10 => Float,
-                11 => Double,
-                _ => NoValue,
-            }
-        };
-        (id < self.first_derived()).then_some(shape)
+        if self.revision >= 7 {
+            return PrimitiveType7::try_from(id).ok().map(|p| match p {
+                PrimitiveType7::Float => Float,
+                PrimitiveType7::Double => Double,
+                PrimitiveType7::Void | PrimitiveType7::Label => NoValue,
+            });
+        }
+        PrimitiveType::try_from(id).ok().map(|p| match p {
+            PrimitiveType::Bool | PrimitiveType::Ubyte | PrimitiveType::Ushort | PrimitiveType::Uint => Small,
+            PrimitiveType::Ulong => Large,
+            PrimitiveType::Sbyte | PrimitiveType::Short | PrimitiveType::Int | PrimitiveType::Long => Signed,
+            PrimitiveType::Float => Float,
+            PrimitiveType::Double => Double,
+            PrimitiveType::Void | PrimitiveType::Label => NoValue,
+        })
     }
 
     /// The shape of the type with id `id` (as written).
