@@ -10,6 +10,7 @@
 //!    uniquing did. [`Module::intern_type`] returns an existing equal entry instead.
 //! 2. Globals and functions in module order ([`Module::add_global`], [`Module::add_function`]);
 //!    a function's arguments are created from its type, so only their names are left to set.
+//!    2.0dev aliases go to [`Module::aliases`].
 //! 3. Constants as they are read ([`Module::add_constant`]): equal constants are interned to
 //!    one [`ConstId`], like LLVM's uniqued constants. Only create a [`Constant::GlobalAddr`]
 //!    where the file really holds a constant that refers to a global: in 1.1 and 1.2 that
@@ -37,6 +38,10 @@ pub struct GlobalId(pub u32);
 /// Index of a function in [`Module::functions`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FunctionId(pub u32);
+
+/// Index of an alias in [`Module::aliases`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AliasId(pub u32);
 
 /// Index of an instruction in [`Function::insts`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -226,6 +231,20 @@ pub struct GlobalVar {
     pub thread_local: bool,
 }
 
+/// A global alias (2.0dev): another name for a global value or a cast of one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Alias {
+    /// The name, or `None`.
+    pub name: Option<String>,
+    /// The alias's own type: a pointer type.
+    pub ty: TypeId,
+    /// The linkage (external, internal or weak).
+    pub linkage: Linkage,
+    /// What it stands for: a [`Constant::GlobalAddr`] or a `bitcast` expression; `None`
+    /// when the file did not say.
+    pub aliasee: Option<ConstId>,
+}
+
 /// A function argument.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Argument {
@@ -308,6 +327,8 @@ pub enum ValueRef {
     Global(GlobalId),
     /// A function (its address).
     Function(FunctionId),
+    /// An alias (2.0dev).
+    Alias(AliasId),
     /// A constant.
     Const(ConstId),
     /// An argument of the enclosing function, by position.
@@ -325,6 +346,8 @@ pub enum GlobalRef {
     Var(GlobalId),
     /// A function.
     Function(FunctionId),
+    /// An alias (2.0dev).
+    Alias(AliasId),
 }
 
 /// A constant. Aggregates and expressions refer to their parts by [`ConstId`].
@@ -601,6 +624,8 @@ pub struct Module {
     pub globals: Vec<GlobalVar>,
     /// Functions in module order.
     pub functions: Vec<Function>,
+    /// Aliases in module order (2.0dev).
+    pub aliases: Vec<Alias>,
     /// The constant arena (interned by [`Module::add_constant`]).
     pub constants: Vec<Constant>,
     constant_index: HashMap<Constant, ConstId>,

@@ -3,6 +3,7 @@
 //! module ([`ir`]) and a printer that writes it the way each 1.x release's `llvm-dis` did
 //! ([`dis`]).
 
+pub mod build;
 pub mod dis;
 pub mod ir;
 pub mod reader;

@@ -11,6 +11,7 @@
 mod common;
 
 mod bytecode_container;
+mod bytecode_dis;
 mod bytecode_schema;
 mod clang_ast_files;
 mod corpus_trace;
@@ -62,6 +63,7 @@ const TESTS: &[Test] = &[
     test!(bytecode_container::history_files_read_or_fail_cleanly, needs: [SHARED]),
     test!(bytecode_schema::every_module_decodes_typed, needs: [SHARED]),
     test!(bytecode_schema::hostile_modules_fail_cleanly, needs: []),
+    test!(bytecode_dis::every_module_prints_as_its_release, needs: [SHARED]),
     test!(clang_ast_files::ast_files_and_bitcode_of_every_clang_trace_as_llvm_bcanalyzer, needs: [SHARED, "llvm-bcanalyzer"]),
     test!(clang_ast_files::clang22_fixture_holds_the_unused_abbreviation_and_reads_as_llvm_bcanalyzer, needs: []),
     test!(corpus_trace::every_corpus_file_traces_exactly_as_llvm_bcanalyzer, needs: [SHARED, "llvm-bcanalyzer", "llvm-objcopy"]),

@@ -65,11 +65,10 @@ impl Printer<'_> {
         if width == 1 {
             return if bits != 0 { "true" } else { "false" }.to_string();
         }
-        if t.is_signed_int() && width < 64 && bits >> (width - 1) & 1 == 1 {
-            return (bits as i64 - (1i64 << width)).to_string();
-        }
-        if t.is_signed_int() {
-            return (bits as i64).to_string();
+        if t.is_signed_int() && width > 0 {
+            // Sign-extend from the type's width.
+            let shift = 64 - width;
+            return (((bits << shift) as i64) >> shift).to_string();
         }
         bits.to_string()
     }

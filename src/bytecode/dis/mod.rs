@@ -1,7 +1,7 @@
 //! A printer of [`Module`]s that writes exactly what each LLVM 1.x release's `llvm-dis`
 //! wrote (their `lib/VMCore/AsmWriter.cpp`). The per-release differences are the switches
-//! of [`release::Flavor`]; the slot numbering and use counting the output depends on are
-//! in [`numbering`].
+//! of `release::Flavor`; the slot numbering and use counting the output depends on are
+//! in `numbering`.
 
 mod constants;
 mod instructions;
@@ -54,6 +54,7 @@ impl Printer<'_> {
         match v {
             ValueRef::Global(g) => self.m.globals.get(g.0 as usize).map_or(missing, |g| g.ty),
             ValueRef::Function(f) => self.m.functions.get(f.0 as usize).map_or(missing, |f| f.ty),
+            ValueRef::Alias(a) => self.m.aliases.get(a.0 as usize).map_or(missing, |a| a.ty),
             ValueRef::Const(c) => self.m.constant(c).map_or(missing, |c| self.constant_type(c)),
             ValueRef::Arg(i) => {
                 self.func.as_ref().and_then(|(f, _)| f.args.get(i as usize)).map_or(missing, |a| a.ty)
@@ -95,7 +96,7 @@ impl Printer<'_> {
     /// A value as an operand, without type: its name, slot or constant text.
     fn operand_text(&mut self, v: ValueRef) -> String {
         match v {
-            ValueRef::Global(_) | ValueRef::Function(_) => self.global_text(v),
+            ValueRef::Global(_) | ValueRef::Function(_) | ValueRef::Alias(_) => self.global_text(v),
             ValueRef::Const(c) => self.constant_text(c),
             ValueRef::Arg(_) | ValueRef::Inst(_) | ValueRef::Block(_) => self.local_text(v),
         }
@@ -112,6 +113,7 @@ impl Printer<'_> {
                 self.m.functions.get(f.0 as usize).and_then(|f| f.name.as_deref()),
                 self.info.function_slots.get(f.0 as usize).copied().flatten(),
             ),
+            ValueRef::Alias(a) => (self.m.aliases.get(a.0 as usize).and_then(|a| a.name.as_deref()), None),
             _ => (None, None),
         };
         match (name, slot) {
@@ -179,5 +181,6 @@ fn global_value(r: GlobalRef) -> ValueRef {
     match r {
         GlobalRef::Var(g) => ValueRef::Global(g),
         GlobalRef::Function(f) => ValueRef::Function(f),
+        GlobalRef::Alias(a) => ValueRef::Alias(a),
     }
 }

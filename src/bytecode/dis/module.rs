@@ -6,7 +6,8 @@ use super::release::DeplibStyle;
 use super::types::{param_attrs_text, sorted_type_names};
 use super::Printer;
 use crate::bytecode::ir::{
-    BlockId, Endianness, Function, GlobalId, GlobalVar, Linkage, PointerSize, Type, ValueRef, Visibility,
+    BlockId, Constant, Endianness, Function, GlobalId, GlobalRef, GlobalVar, Linkage, PointerSize, Type,
+    TypeId, ValueRef, Visibility,
 };
 
 impl<'m> Printer<'m> {
@@ -20,6 +21,12 @@ impl<'m> Printer<'m> {
         }
         for g in 0..self.m.globals.len() {
             self.print_global(GlobalId(u32::try_from(g).unwrap_or(u32::MAX)));
+        }
+        if !self.m.aliases.is_empty() {
+            self.out.push('\n');
+        }
+        for a in 0..self.m.aliases.len() {
+            self.print_alias(a);
         }
         if self.flavor.implementation_line {
             self.out.push_str("\nimplementation   ; Functions:\n");
@@ -106,6 +113,51 @@ impl<'m> Printer<'m> {
         let slot = self.info.global_slots.get(id.0 as usize).copied().flatten();
         let uses = self.info.global_uses.get(id.0 as usize).copied().unwrap_or(0);
         self.info_comment(g.ty, g.name.is_some(), slot, uses);
+        self.out.push('\n');
+    }
+
+    /// `printAlias` (2.0dev).
+    fn print_alias(&mut self, index: usize) {
+        let m = self.m;
+        let Some(a) = m.aliases.get(index) else { return };
+        if let Some(name) = &a.name {
+            self.out.push_str(&llvm_name(name, Sigil::Global, self.flavor.new_syntax));
+        }
+        self.out.push_str(" = alias ");
+        self.out.push_str(match a.linkage {
+            Linkage::Weak => "weak ",
+            Linkage::Internal => "internal ",
+            _ => "",
+        });
+        match a.aliasee.and_then(|c| m.constant(c)) {
+            Some(Constant::GlobalAddr(GlobalRef::Var(g))) => {
+                let ty = m.globals.get(g.0 as usize).map_or(TypeId(u32::MAX), |g| g.ty);
+                let ty = self.types.name(ty);
+                self.out.push_str(&ty);
+                self.out.push(' ');
+                let name = self.global_text(ValueRef::Global(*g));
+                self.out.push_str(&name);
+            }
+            Some(Constant::GlobalAddr(GlobalRef::Function(f))) => {
+                let ty = m.functions.get(f.0 as usize).map_or(TypeId(u32::MAX), |f| f.ty);
+                let fn_ty = self.types.pointee(ty).unwrap_or(ty);
+                let fn_ty = self.types.name(fn_ty);
+                self.out.push_str(&fn_ty);
+                self.out.push_str("* ");
+                match m.functions.get(f.0 as usize).and_then(|f| f.name.as_deref()) {
+                    Some(n) => self.out.push_str(&llvm_name(n, Sigil::Global, self.flavor.new_syntax)),
+                    None => self.out.push_str("@\"\""),
+                }
+            }
+            Some(_) => {
+                if let Some(c) = a.aliasee {
+                    self.write_operand(ValueRef::Const(c), false);
+                }
+            }
+            None => {}
+        }
+        let uses = self.info.alias_uses.get(index).copied().unwrap_or(0);
+        self.info_comment(a.ty, a.name.is_some(), None, uses);
         self.out.push('\n');
     }
 

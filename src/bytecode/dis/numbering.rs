@@ -15,6 +15,8 @@ pub(crate) struct ModuleInfo {
     pub function_slots: Vec<Option<u32>>,
     /// `[#uses=N]` of each global variable.
     pub global_uses: Vec<u32>,
+    /// `[#uses=N]` of each alias.
+    pub alias_uses: Vec<u32>,
     /// How many module-level slots each type plane holds (per-type numbering).
     plane_sizes: HashMap<u32, u32>,
     /// The static counter of renameLocalSymbols, shared by all functions.
@@ -79,8 +81,8 @@ impl ModuleInfo {
             SlotStyle::PerType => counter.next,
             SlotStyle::Unified => HashMap::new(),
         };
-        let global_uses = count_global_uses(module, flavor);
-        ModuleInfo { global_slots, function_slots, global_uses, plane_sizes, rename_counter: 0 }
+        let (global_uses, alias_uses) = count_global_uses(module, flavor);
+        ModuleInfo { global_slots, function_slots, global_uses, alias_uses, plane_sizes, rename_counter: 0 }
     }
 
     /// Numbers a function's unnamed values and counts their uses.
@@ -200,16 +202,21 @@ fn global_names_by_plane(module: &Module, types: &Types) -> HashSet<(u32, String
     globals.chain(functions).collect()
 }
 
-/// Uses of globals: by instructions, by initializers and by constants. Constants are
-/// uniqued, so a constant that refers to a global counts once however often it is used;
-/// in 1.1/1.2 every constant reference went through one ConstantPointerRef per global.
-fn count_global_uses(module: &Module, flavor: &Flavor) -> Vec<u32> {
+/// Uses of globals and aliases: by instructions, by initializers, by aliases and by
+/// constants. Constants are uniqued, so a constant that refers to a global counts once
+/// however often it is used; in 1.1/1.2 every constant reference went through one
+/// ConstantPointerRef per global.
+fn count_global_uses(module: &Module, flavor: &Flavor) -> (Vec<u32>, Vec<u32>) {
     let mut uses = vec![0u32; module.globals.len()];
+    let mut alias_uses = vec![0u32; module.aliases.len()];
     let mut add = |r: GlobalRef| {
-        if let GlobalRef::Var(g) = r {
-            if let Some(n) = uses.get_mut(g.0 as usize) {
-                *n += 1;
-            }
+        let n = match r {
+            GlobalRef::Var(g) => uses.get_mut(g.0 as usize),
+            GlobalRef::Alias(a) => alias_uses.get_mut(a.0 as usize),
+            GlobalRef::Function(_) => None,
+        };
+        if let Some(n) = n {
+            *n += 1;
         }
     };
     let global_addr = |c: ConstId| match module.constant(c) {
@@ -221,6 +228,7 @@ fn count_global_uses(module: &Module, flavor: &Flavor) -> Vec<u32> {
             for op in &inst.operands {
                 match op {
                     ValueRef::Global(g) => add(GlobalRef::Var(*g)),
+                    ValueRef::Alias(a) => add(GlobalRef::Alias(*a)),
                     ValueRef::Const(c) if !flavor.pointer_refs => {
                         global_addr(*c).into_iter().for_each(&mut add)
                     }
@@ -240,8 +248,9 @@ fn count_global_uses(module: &Module, flavor: &Flavor) -> Vec<u32> {
     }
     if !flavor.pointer_refs {
         module.globals.iter().filter_map(|g| g.initializer.and_then(global_addr)).for_each(&mut add);
+        module.aliases.iter().filter_map(|a| a.aliasee.and_then(global_addr)).for_each(&mut add);
     }
-    uses
+    (uses, alias_uses)
 }
 
 /// The constants a constant is built from.
