@@ -1,10 +1,10 @@
-//! LLVM 1.x bytecode: the typed dump (each block with its decoded body) and `--check`,
-//! through `bitcode_schema::bytecode::reader`.
+//! LLVM 1.x bytecode: the typed dump (each block with its decoded body), `--check` and
+//! `--dis`, through `bitcode_schema::bytecode`.
 
 use std::io::{self, Write};
 
-use bitcode_schema::bytecode::reader;
 use bitcode_schema::bytecode::schema::{self, AnyBody};
+use bitcode_schema::bytecode::{build, reader};
 use bitcode_schema::runtime::bytecode::Bytecode;
 
 use crate::Failure;
@@ -112,4 +112,11 @@ pub fn check(bytes: &[u8], json: bool, out: &mut impl Write) -> Result<(), Failu
         None if report.unknown_blocks > 0 => Err(Failure::Check),
         None => Ok(()),
     }
+}
+
+/// `--dis`: the module as the llvm-dis of the release that wrote it printed it, its
+/// `; ModuleID` being `name` (the file as given).
+pub fn dis(bytes: &[u8], name: &str, out: &mut impl Write) -> Result<(), Failure> {
+    let text = build::disassemble_bytes(bytes, name).map_err(Failure::Input)?;
+    out.write_all(text.as_bytes()).map_err(Failure::Output)
 }

@@ -13,6 +13,8 @@
 //!                        whose remarks section names one)
 //! bcdump --rewrite FILE -o OUT   decode every record typed, encode it back, write OUT (the
 //!                        same bytes when the schema loses nothing); prints what was written
+//! bcdump --dis FILE      LLVM 1.x bytecode: the module as the llvm-dis of the release that
+//!                        wrote it printed it
 //! ```
 //!
 //! A regular FILE is mapped into memory rather than read (as LLVM's tools do); `-` reads
@@ -87,6 +89,11 @@ struct Args {
     /// records by kind; JSON with --json), on standard error when OUT is `-`.
     #[arg(long, group = "mode", requires = "output")]
     rewrite: bool,
+    /// Print an LLVM 1.x bytecode module as the `llvm-dis` of the release that wrote it
+    /// printed it (1.1, 1.2, 1.3, 1.5, 1.8, 1.9 or 2.0-dev, chosen from the file); its
+    /// `; ModuleID` is FILE as given.
+    #[arg(long, group = "mode")]
+    dis: bool,
     /// Where --rewrite writes (`-`: standard output).
     #[arg(short, long, value_name = "OUT", requires = "rewrite")]
     output: Option<PathBuf>,
@@ -113,7 +120,8 @@ impl Args {
             || self.symbols
             || self.diagnostics
             || self.remarks
-            || self.rewrite)
+            || self.rewrite
+            || self.dis)
     }
 
     /// The mode asked for, as the bytecode reader names it: `None` for the dump and
@@ -316,9 +324,15 @@ fn one(args: &Args, source: &Source, parallel: bool, out: &mut impl Write) -> io
         }
         if args.check {
             bytecode::check(&bytes, args.json, out)
+        } else if args.dis {
+            bytecode::dis(&bytes, &name, out)
         } else {
             bytecode::dump(&bytes, out)
         }
+    } else if args.dis {
+        let kind = identify::identify(&bytes);
+        print_error(&name, &format_args!("--dis reads LLVM 1.x bytecode; this is {}", kind.describe()));
+        return Ok(UNREADABLE);
     } else {
         if let Some(mode) = args.picky_mode() {
             let kind = identify::identify(&bytes);

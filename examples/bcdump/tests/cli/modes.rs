@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-use crate::{bcdump, sample, shared_dir};
+use crate::{bcdump, run, sample, shared_dir};
 
 /// Runs bcdump with `args` and `stdin` piped in.
 fn with_stdin(args: &[&str], stdin: &[u8]) -> Output {
@@ -335,4 +335,47 @@ fn llvm_1_bytecode_is_dumped_and_checked_typed_and_other_modes_name_it() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("compression \"9\" is not 0, 1 or 2"), "{stderr}");
+}
+
+#[test]
+fn dis_prints_bytecode_as_its_release_did_with_the_path_as_given() {
+    let Some(shared) = shared_dir() else { return };
+    let root = shared.join("corpus-bytecode");
+    // The smallest module with a function body of each release's folder.
+    for release in ["llvm11", "llvm12", "llvm13", "llvm15", "llvm18", "llvm19", "llvm20dev"] {
+        let dir = root.join(release);
+        let mut modules: Vec<(u64, String)> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().to_str()?.strip_suffix(".dis.ll")?.to_string();
+                let text = std::fs::read_to_string(e.path()).ok()?;
+                let size = e.metadata().ok()?.len();
+                text.contains("\tret ").then_some((size, name))
+            })
+            .collect();
+        modules.sort();
+        let (_, name) = modules.first().unwrap_or_else(|| panic!("{release}: no module"));
+        let expected = std::fs::read(dir.join(format!("{name}.dis.ll"))).unwrap();
+        // The ModuleID line holds the path as given: the corpus's llvm-dis was given the file's name.
+        let got =
+            run(Command::new(bcdump()).current_dir(&dir).arg("--dis").arg(format!("{name}.bc"))).unwrap();
+        assert_eq!(String::from_utf8_lossy(&got), String::from_utf8_lossy(&expected), "{release}/{name}");
+        // The compressed copy prints the same module, under its own path.
+        let copy = dir.join("compressed-llvc").join(format!("{name}.llvc.bc"));
+        if copy.exists() {
+            let got = run(Command::new(bcdump()).arg("--dis").arg(&copy)).unwrap();
+            let expected = String::from_utf8_lossy(&expected).replacen(
+                &format!("'{name}.bc'"),
+                &format!("'{}'", copy.display()),
+                1,
+            );
+            assert_eq!(String::from_utf8_lossy(&got), expected, "{release}/{name} (llvc)");
+        }
+    }
+    // Bitcode is not what --dis reads.
+    let out = Command::new(bcdump()).arg("--dis").arg(sample()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--dis reads LLVM 1.x bytecode; this is LLVM IR bitcode"));
 }
