@@ -1001,9 +1001,10 @@ fn check_byte_error(error: &Error, bytes: u64) {
 
 /// LLVM 1.x bytecode: the magic, the compression (an expanded module is capped small here,
 /// so a stream that expands a lot is refused, not slow), the module block's header, the
-/// blocks inside it, and every block decoded typed by schema/llvm_bytecode.toml; errors at
-/// a byte within what was read, with their block path. The same module stored behind
-/// `llvc0` reads the same as behind `llvm`.
+/// blocks inside it, every block decoded typed by schema/llvm_bytecode.toml, and the
+/// module built and printed as `bcdump --dis` does; errors at a byte within what was read,
+/// with their block path. The same module stored behind `llvc0` reads and prints the same
+/// as behind `llvm`.
 pub fn bytecode_container(data: &[u8]) {
     use bitcode_schema::runtime::bytecode::Bytecode;
     const MAX_EXPANDED: u64 = 1 << 20;
@@ -1030,7 +1031,10 @@ pub fn bytecode_container(data: &[u8]) {
         })?;
         assert_eq!(report.blocks, paths);
         assert!(report.items as u64 <= read, "{} entries in {read} bytes", report.items);
-        Ok((header, report))
+        // The slot layer and the printer of `bcdump --dis`: a module, or an error.
+        let printed =
+            bitcode_schema::bytecode::build::disassemble_bytes(bytes, "fuzz.bc").map_err(|e| e.to_string());
+        Ok((header, report, printed))
     };
     let plain = header_of(data);
     if let Err(e) = &plain {

@@ -25,6 +25,11 @@ mod schemas {
 
 /// Mutants run per body, besides the seeds themselves.
 const MUTANTS: usize = 2000;
+
+/// The mutants to run: [`MUTANTS`], or `$FUZZ_SMOKE_MUTANTS` for a long run outside CI.
+fn mutants() -> usize {
+    std::env::var("FUZZ_SMOKE_MUTANTS").ok().and_then(|n| n.parse().ok()).unwrap_or(MUTANTS)
+}
 /// Seed files larger than this are left out (they would only slow the test down).
 const MAX_SEED_BYTES: u64 = 64 << 10;
 /// Seeds taken per body at most (spread over the corpus, in name order).
@@ -136,14 +141,15 @@ fn smoke(body_name: &str, body: Body, seeds: &[(String, Vec<u8>)]) {
         failures.extend(run_one(body_name, body, bytes, name).err());
     }
     let mut rng = SplitMix64(body_name.bytes().fold(7, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b))));
-    for i in 0..MUTANTS {
+    let mutants = mutants();
+    for i in 0..mutants {
         let (name, seed) = &seeds[rng.below(seeds.len())];
         let donor = &seeds[rng.below(seeds.len())].1;
         let (mutant, what) = mutate(&mut rng, seed, donor);
         failures.extend(run_one(body_name, body, &mutant, &format!("mutant {i} of {name} ({what})")).err());
     }
     eprintln!(
-        "{body_name}: {} seeds and {MUTANTS} mutants in {:.1}s, {} failures",
+        "{body_name}: {} seeds and {mutants} mutants in {:.1}s, {} failures",
         seeds.len(),
         started.elapsed().as_secs_f64(),
         failures.len()
