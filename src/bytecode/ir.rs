@@ -350,15 +350,162 @@ pub enum GlobalRef {
     Alias(AliasId),
 }
 
+/// The bits of an integer constant, of any width: 64-bit words, least significant first
+/// (only the type's width counts). Kept canonical, with no zero words at the top and a
+/// value that fits one word held inline, so that equal values are equal (and intern to one
+/// constant) however many words the file wrote.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct IntBits(Bits);
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Bits {
+    /// A value that fits 64 bits.
+    Word(u64),
+    /// Two words or more, the last one not zero.
+    Words(Box<[u64]>),
+}
+
+impl Default for IntBits {
+    fn default() -> Self {
+        IntBits::ZERO
+    }
+}
+
+impl From<u64> for IntBits {
+    fn from(v: u64) -> Self {
+        IntBits(Bits::Word(v))
+    }
+}
+
+impl IntBits {
+    /// Zero.
+    pub const ZERO: IntBits = IntBits(Bits::Word(0));
+
+    /// The value of `words` (least significant first) as an integer of `width` bits, as
+    /// LLVM's `APInt` made it: words beyond the width are dropped and the bits above it
+    /// cleared.
+    pub fn from_words(words: &[u64], width: u32) -> IntBits {
+        IntBits::canonical(masked(words, width))
+    }
+
+    fn canonical(mut words: Vec<u64>) -> IntBits {
+        while words.last() == Some(&0) {
+            words.pop();
+        }
+        match words.as_slice() {
+            [] => IntBits::ZERO,
+            [w] => IntBits(Bits::Word(*w)),
+            _ => IntBits(Bits::Words(words.into_boxed_slice())),
+        }
+    }
+
+    /// The words, least significant first (at least one).
+    pub fn words(&self) -> &[u64] {
+        match &self.0 {
+            Bits::Word(w) => std::slice::from_ref(w),
+            Bits::Words(ws) => ws,
+        }
+    }
+
+    /// The low 64 bits.
+    pub fn low_word(&self) -> u64 {
+        self.words().first().copied().unwrap_or(0)
+    }
+
+    /// The low `width` bits as a number, when that fits 64 bits.
+    pub fn value_in(&self, width: u32) -> Option<u64> {
+        if let Bits::Word(w) = self.0 {
+            return Some(if width >= 64 { w } else { w & ((1u64 << width) - 1) });
+        }
+        let m = masked(self.words(), width);
+        match m.iter().rposition(|w| *w != 0) {
+            None => Some(0),
+            Some(0) => m.first().copied(),
+            Some(_) => None,
+        }
+    }
+
+    /// Whether the low `width` bits are all zero.
+    pub fn is_zero_in(&self, width: u32) -> bool {
+        self.value_in(width) == Some(0)
+    }
+
+    /// The decimal text of the low `width` bits, as a two's complement number when
+    /// `signed` (LLVM's `APInt::toString(10, signed)`).
+    pub fn decimal(&self, width: u32, signed: bool) -> String {
+        let mut words = masked(self.words(), width);
+        let top = width.checked_sub(1).map(|b| ((b / 64) as usize, b % 64));
+        let negative =
+            signed && top.is_some_and(|(word, bit)| words.get(word).is_some_and(|w| (w >> bit) & 1 == 1));
+        if !negative {
+            return unsigned_decimal(words);
+        }
+        // The magnitude: the two's complement of every word of the width (the sign bit
+        // being set, the words reach the top one), then the bits above the width cleared.
+        let mut carry = true;
+        for w in &mut words {
+            let (sum, overflow) = (!*w).overflowing_add(u64::from(carry));
+            *w = sum;
+            carry = overflow;
+        }
+        let magnitude = masked(&words, width);
+        format!("-{}", unsigned_decimal(magnitude))
+    }
+}
+
+/// The words that hold the low `width` bits of `words`, the bits above the width cleared.
+fn masked(words: &[u64], width: u32) -> Vec<u64> {
+    let needed = usize::try_from(width.div_ceil(64)).unwrap_or(usize::MAX);
+    let mut out: Vec<u64> = words.iter().take(needed).copied().collect();
+    let spare = width % 64;
+    if out.len() == needed && spare != 0 {
+        if let Some(last) = out.last_mut() {
+            *last &= (1u64 << spare) - 1;
+        }
+    }
+    out
+}
+
+/// The decimal text of an unsigned number (words least significant first).
+fn unsigned_decimal(mut words: Vec<u64>) -> String {
+    /// The largest power of ten that fits a word: the number goes in 19-digit chunks.
+    const CHUNK: u128 = 10_000_000_000_000_000_000;
+    let mut chunks = Vec::new();
+    loop {
+        while words.last() == Some(&0) {
+            words.pop();
+        }
+        if words.is_empty() {
+            break;
+        }
+        let mut rest: u128 = 0;
+        for w in words.iter_mut().rev() {
+            let current = (rest << 64) | u128::from(*w);
+            // current < CHUNK << 64, so the quotient fits a word.
+            *w = (current / CHUNK) as u64;
+            rest = current % CHUNK;
+        }
+        chunks.push(rest as u64);
+    }
+    let mut text = match chunks.pop() {
+        Some(first) => first.to_string(),
+        None => return "0".to_string(),
+    };
+    for c in chunks.iter().rev() {
+        text.push_str(&format!("{c:019}"));
+    }
+    text
+}
+
 /// A constant. Aggregates and expressions refer to their parts by [`ConstId`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Constant {
     /// An integer or bool: the value's bits (only the type's width counts).
     Int {
-        /// The type (bool, sbyte, ..., ulong or iN).
+        /// The type (bool, sbyte, ..., ulong or iN of any width).
         ty: TypeId,
         /// The bits of the value.
-        value: u64,
+        value: IntBits,
     },
     /// A floating-point value: the bits of the value as a `double` (a `float`'s value
     /// widened to double, as LLVM 1.x kept it).
@@ -690,7 +837,7 @@ impl Module {
     pub fn add_string(&mut self, array_ty: TypeId, element: TypeId, bytes: &[u8]) -> ConstId {
         let elements = bytes
             .iter()
-            .map(|b| self.add_constant(Constant::Int { ty: element, value: u64::from(*b) }))
+            .map(|b| self.add_constant(Constant::Int { ty: element, value: u64::from(*b).into() }))
             .collect();
         self.add_constant(Constant::Array { ty: array_ty, elements })
     }
@@ -772,10 +919,67 @@ mod tests {
     fn constants_are_interned() {
         let mut m = Module::new(5);
         let int = m.intern_type(Type::Int);
-        let a = m.add_constant(Constant::Int { ty: int, value: 7 });
-        let b = m.add_constant(Constant::Int { ty: int, value: 7 });
+        let a = m.add_constant(Constant::Int { ty: int, value: 7.into() });
+        let b = m.add_constant(Constant::Int { ty: int, value: IntBits::from_words(&[7, 0, 0], 32) });
         assert_eq!(a, b);
         assert_eq!(m.constants.len(), 1);
+    }
+
+    /// `bits` as an integer of `width` bits, printed signed.
+    fn signed(words: &[u64], width: u32) -> String {
+        IntBits::from_words(words, width).decimal(width, true)
+    }
+
+    #[test]
+    fn wide_integers_print_as_twos_complement_numbers_of_their_width() {
+        const M: u64 = u64::MAX;
+        // 65 bits: bit 64 is the sign.
+        assert_eq!(signed(&[5], 65), "5");
+        assert_eq!(signed(&[M, 0], 65), "18446744073709551615");
+        assert_eq!(signed(&[0, 1], 65), "-18446744073709551616");
+        assert_eq!(signed(&[M, 1], 65), "-1");
+        // Bits above the width are not the value's.
+        assert_eq!(signed(&[M, 3], 65), "-1");
+        assert_eq!(signed(&[M, 2], 65), "18446744073709551615");
+        // 128 bits.
+        assert_eq!(signed(&[M, M], 128), "-1");
+        assert_eq!(signed(&[M, M >> 1], 128), "170141183460469231731687303715884105727");
+        assert_eq!(signed(&[0, 1 << 63], 128), "-170141183460469231731687303715884105728");
+        assert_eq!(signed(&[0xbd49_b189_8ebd_bb35, 0xffff_ffff_ffff_fd62], 128), "-12345678901234567890123");
+        // 200 bits: four words, eight bits of the last.
+        assert_eq!(signed(&[M, M, M, 0xff], 200), "-1");
+        assert_eq!(
+            signed(&[0, 0, 0, 0x80], 200),
+            "-803469022129495137770981046170581301261101496891396417650688"
+        );
+        assert_eq!(
+            signed(&[M, M, M, 0x7f], 200),
+            "803469022129495137770981046170581301261101496891396417650687"
+        );
+        let ten_to_50 = [0xb564_0000_0000_0000, 0x9266_87d2_c405_34fd, 0x44_6c3b_15f9];
+        assert_eq!(signed(&ten_to_50, 200), format!("1{}", "0".repeat(50)));
+        let minus = [0x4a9c_0000_0000_0000, 0x6d99_782d_3bfa_cb02, 0xffff_ffbb_93c4_ea06, 0xff];
+        assert_eq!(signed(&minus, 200), format!("-1{}", "0".repeat(50)));
+        // Zero, however written; unsigned printing.
+        assert_eq!(signed(&[], 200), "0");
+        assert_eq!(signed(&[0, 0, 0, 0x100], 200), "0");
+        assert_eq!(
+            IntBits::from_words(&[0, 1 << 63], 128).decimal(128, false),
+            "170141183460469231731687303715884105728"
+        );
+    }
+
+    #[test]
+    fn wide_integers_are_canonical() {
+        let short = IntBits::from_words(&[7], 128);
+        assert_eq!(short, IntBits::from_words(&[7, 0, 0, 0], 128));
+        assert_eq!(short, IntBits::from(7));
+        assert_eq!(short.words(), &[7]);
+        assert_eq!(IntBits::from_words(&[1, 2, 3], 128).words(), &[1, 2]);
+        assert_eq!(IntBits::from_words(&[1, 2], 128).value_in(128), None);
+        assert_eq!(IntBits::from_words(&[1, 2], 65).value_in(64), Some(1));
+        assert!(IntBits::from_words(&[0, 2], 65).is_zero_in(65));
+        assert!(!IntBits::from_words(&[0, 1], 65).is_zero_in(65));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::types::TypeRef;
 use super::values::{Place, Slot};
 use super::{bad, instructions, Builder, Result};
-use crate::bytecode::ir::{ConstId, Constant, GlobalRef, Type, TypeId, ValueRef};
+use crate::bytecode::ir::{ConstId, Constant, GlobalRef, IntBits, Type, TypeId, ValueRef};
 use crate::bytecode::schema::{self, constant_pool, Entry, Plain, TypeDef};
 
 /// Nesting beyond this is refused (hostile input).
@@ -149,12 +149,19 @@ impl Builder {
 
     fn plain(&mut self, pool: &mut Pool<'_, '_>, ty: TypeId, value: &Plain, depth: u32) -> Result<ConstId> {
         let c = match value {
-            Plain::Small { value } => Constant::Int { ty, value: u64::from(*value) },
-            Plain::Large { value } => Constant::Int { ty, value: *value },
-            Plain::Signed { value } => Constant::Int { ty, value: *value as u64 },
+            Plain::Small { value } => Constant::Int { ty, value: u64::from(*value).into() },
+            Plain::Large { value } => Constant::Int { ty, value: (*value).into() },
+            Plain::Signed { value } => Constant::Int { ty, value: (*value as u64).into() },
             Plain::Float { value } => Constant::float_from_f32_bits(ty, value.to_bits()),
             Plain::Double { value } => Constant::float_from_f64_bits(ty, value.to_bits()),
-            Plain::Words { words } => Constant::Int { ty, value: words.first().copied().unwrap_or(0) },
+            Plain::Words { words } => {
+                let width = self
+                    .m
+                    .ty(ty)
+                    .and_then(Type::int_width)
+                    .ok_or_else(|| bad("a wide integer constant of a type that is no integer"))?;
+                Constant::Int { ty, value: IntBits::from_words(words, width) }
+            }
             Plain::Global { slot } => {
                 let id = self.constant_operand(pool, ty, *slot, depth)?;
                 return Ok(id);
@@ -220,7 +227,7 @@ impl Builder {
     pub(super) fn null_constant(&mut self, ty: TypeId, depth: u32) -> ConstId {
         let c = match self.m.ty(ty).cloned() {
             Some(Type::Float | Type::Double) => Constant::Float { ty, bits: 0 },
-            Some(t) if t.int_width().is_some() => Constant::Int { ty, value: 0 },
+            Some(t) if t.int_width().is_some() => Constant::Int { ty, value: IntBits::ZERO },
             // 1.1 prints aggregates of more than five nulls as zeroinitializer anyway.
             Some(Type::Struct { fields, .. }) if self.revision == 0 && depth < 64 && fields.len() <= 5 => {
                 let fields = fields.iter().map(|f| self.null_constant(*f, depth + 1)).collect();

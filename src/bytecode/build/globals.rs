@@ -20,6 +20,15 @@ pub(super) fn linkage(code: u64) -> Linkage {
     }
 }
 
+/// An alias's linkage (code 3, on which LLVM's reader asserted: external).
+fn alias_linkage(l: schema::AliasLinkage) -> Linkage {
+    match l {
+        schema::AliasLinkage::Internal => Linkage::Internal,
+        schema::AliasLinkage::Weak => Linkage::Weak,
+        schema::AliasLinkage::External | schema::AliasLinkage::Unknown(_) => Linkage::External,
+    }
+}
+
 /// A visibility code (revision 7; unknown codes: default).
 pub(super) fn visibility(code: u64) -> Visibility {
     match schema::Visibility::try_from(code) {
@@ -121,14 +130,8 @@ impl Builder {
             self.planes.push(self.types.class(ty), Slot::Value(ValueRef::Function(id)));
         }
         for a in body.aliases.iter().flatten() {
-            // The word: type id << 3 | aliasee is a constant << 2 | linkage (0 external,
-            // 1 internal, 2 weak).
-            let ty = self.types.get(u64::from(a.word >> 3))?;
-            let link = match a.word & 3 {
-                1 => Linkage::Internal,
-                2 => Linkage::Weak,
-                _ => Linkage::External,
-            };
+            let ty = self.types.get(a.word.type_id)?;
+            let link = alias_linkage(a.word.linkage);
             let id = AliasId(u32::try_from(self.m.aliases.len()).unwrap_or(u32::MAX));
             self.m.aliases.push(Alias { name: None, ty, linkage: link, aliasee: None });
             self.aliasees.push((id, ty, a.aliasee));

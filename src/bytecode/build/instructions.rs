@@ -5,7 +5,20 @@
 use super::values::Slot;
 use super::{bad, Builder, Result};
 use crate::bytecode::ir::{BlockId, Instruction, Opcode, Type, TypeId, ValueRef};
-use crate::bytecode::schema::{self, CallingConv, Opcode5, Opcode6, Opcode7, OpcodeOld};
+use crate::bytecode::schema::{self, CallingConv, Opcode5, Opcode6, Opcode7, OpcodeOld, PrimitiveType};
+
+// Revision 7's integer types are derived types, not primitive ones: the revision 7 writer
+// always puts i1, i8, i16, i32 and i64 first in the module's type table, so their ids are
+// 4 to 8, and LLVM's reader relied on that (bool conditions from plane 4, counts and
+// struct getelementptr indices from plane 7, 64-bit indices from plane 8). A writer
+// convention, not the schema's: docs/llvm-bytecode.md §4.1, "Rev 7 integer types".
+
+/// The type id of `i1` in revision 7 (§4.1).
+const I1: u64 = 4;
+/// The type id of `i32` in revision 7 (§4.1).
+const I32: u64 = 7;
+/// The type id of `i64` in revision 7 (§4.1).
+const I64: u64 = 8;
 
 /// What an opcode number does, beyond the plain opcodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -332,7 +345,7 @@ impl Builder {
             let ty = self.types.get(r.type_id)?;
             let result = self.result_type(kind, ty, &r.ops)?;
             let d = Decoded { kind, ty, ops: r.ops, result, block };
-            let void = self.types.primitive(0);
+            let void = self.types.void();
             if result != void {
                 let inst_id = u32::try_from(base + decoded.len()).unwrap_or(u32::MAX);
                 self.planes.push(
@@ -363,18 +376,18 @@ impl Builder {
 
     fn bool_type(&self) -> Result<TypeId> {
         if self.revision >= 7 {
-            self.types.get(4)
+            self.types.get(I1)
         } else {
-            Ok(self.types.primitive(1))
+            self.types.old(PrimitiveType::Bool)
         }
     }
 
     /// The 32-bit unsigned type (counts, vector indices).
     fn uint_type(&self) -> Result<TypeId> {
         if self.revision >= 7 {
-            self.types.get(7)
+            self.types.get(I32)
         } else {
-            Ok(self.types.primitive(6))
+            self.types.old(PrimitiveType::Uint)
         }
     }
 
@@ -395,7 +408,7 @@ impl Builder {
 
     fn result_type(&mut self, kind: Kind, ty: TypeId, ops: &[u32]) -> Result<TypeId> {
         use Opcode as O;
-        let void = self.types.primitive(0);
+        let void = self.types.void();
         Ok(match kind {
             Kind::Call { .. } | Kind::Invoke { .. } => self.callee_type(ty)?.0,
             Kind::Load { .. } => self.pointee(ty)?,
@@ -418,13 +431,22 @@ impl Builder {
 
     /// The plane and slot of a getelementptr index: struct fields and sequential steps.
     fn gep_index(&self, on_struct: bool, slot: u32) -> Result<(TypeId, u32)> {
-        let p = |i: usize| self.types.primitive(i);
+        use PrimitiveType as P;
+        let p = |t: P| self.types.old(t);
         Ok(match self.revision {
-            0 | 1 => (if on_struct { p(2) } else { p(9) }, slot),
-            2..=6 if on_struct => (p(6), slot),
-            2..=6 => ([p(6), p(7), p(8), p(9)].get((slot & 3) as usize).copied().unwrap_or(p(6)), slot >> 2),
-            _ if on_struct => (self.types.get(7)?, slot),
-            _ => (self.types.get(if slot & 1 == 0 { 7 } else { 8 })?, slot >> 1),
+            0 | 1 => (p(if on_struct { P::Ubyte } else { P::Long })?, slot),
+            2..=6 if on_struct => (p(P::Uint)?, slot),
+            2..=6 => {
+                let t = match slot & 3 {
+                    0 => P::Uint,
+                    1 => P::Int,
+                    2 => P::Ulong,
+                    _ => P::Long,
+                };
+                (p(t)?, slot >> 2)
+            }
+            _ if on_struct => (self.types.get(I32)?, slot),
+            _ => (self.types.get(if slot & 1 == 0 { I32 } else { I64 })?, slot >> 1),
         })
     }
 
@@ -442,7 +464,7 @@ impl Builder {
                     let (plane, s) = self.gep_index(true, *slot)?;
                     let index = match self.slot(plane, s)? {
                         Slot::Value(ValueRef::Const(c)) => match self.m.constant(c) {
-                            Some(crate::bytecode::ir::Constant::Int { value, .. }) => *value,
+                            Some(crate::bytecode::ir::Constant::Int { value, .. }) => value.low_word(),
                             _ => 0,
                         },
                         _ => 0,
@@ -644,7 +666,9 @@ impl Builder {
                         Some(Type::Struct { fields, .. }) => {
                             let index = match v {
                                 ValueRef::Const(c) => match self.m.constant(c) {
-                                    Some(crate::bytecode::ir::Constant::Int { value, .. }) => *value,
+                                    Some(crate::bytecode::ir::Constant::Int { value, .. }) => {
+                                        value.low_word()
+                                    }
                                     _ => 0,
                                 },
                                 _ => 0,
@@ -668,7 +692,7 @@ impl Builder {
             }
             O::Shl | O::Shr | O::LShr | O::AShr if self.revision <= 6 => {
                 out.push(self.value(t, op(ops, 0)?)?);
-                let ubyte = self.types.primitive(2);
+                let ubyte = self.types.old(PrimitiveType::Ubyte)?;
                 out.push(self.value(ubyte, op(ops, 1)?)?);
             }
             O::VaNext => {

@@ -33,9 +33,26 @@ use values::{Planes, Slot};
 /// The result of building.
 pub type Result<T> = std::result::Result<T, Error>;
 
-/// An error about the meaning of the decoded blocks.
+/// An error about the meaning of the decoded blocks. It has no place yet: [`located`]
+/// gives it the block it comes from, where the build knows it.
 fn bad(what: impl Into<String>) -> Error {
     Error::at_byte(ErrorKind::BadBytecode(what.into()), 0)
+}
+
+/// Where a block is: the offset of its header in the (uncompressed) file, as
+/// [`reader::walk_at`] gives it, and its path of block ids.
+#[derive(Clone, Debug)]
+struct BlockAt {
+    offset: u64,
+    path: Vec<u32>,
+}
+
+/// `e` put at the block `at` (an error that already has a block path keeps its own).
+fn located(e: Error, at: &BlockAt) -> Error {
+    if !e.block_path().is_empty() {
+        return e;
+    }
+    Error::at_byte(e.kind().clone(), at.offset).with_block_path(at.path.iter().copied())
 }
 
 /// Builds the module of an LLVM 1.x bytecode file (plain or compressed).
@@ -117,10 +134,10 @@ fn build_with_release(bytes: &[u8]) -> Result<(ir::Module, Release)> {
         };
     }
     let mut failure = None;
-    reader::walk(bytes, |path, body| {
+    reader::walk_at(bytes, |path, offset, body| {
         if failure.is_none() {
-            if let Err(e) = b.visit(path, body) {
-                failure = Some(e);
+            if let Err(e) = b.visit(path, offset, body) {
+                failure = Some(located(e, &BlockAt { offset, path: path.to_vec() }));
             }
         }
     })?;
@@ -128,7 +145,12 @@ fn build_with_release(bytes: &[u8]) -> Result<(ir::Module, Release)> {
         return Err(e);
     }
     b.end_function();
-    b.resolve_initializers()?;
+    // Initializers and aliasees are slots the module global info block wrote.
+    let global_info = b.global_info.take();
+    b.resolve_initializers().map_err(|e| match &global_info {
+        Some(at) => located(e, at),
+        None => e,
+    })?;
     if b.revision == 6 {
         b.m.data_layout = data_layout_of(b.m.endianness, b.m.pointer_size);
     }
@@ -173,6 +195,8 @@ pub(crate) struct Builder {
     current: Option<FunctionId>,
     /// The global info block has the fields of LLVM 1.6 and later writers.
     new_writer: bool,
+    /// Where the module global info block is (once read).
+    global_info: Option<BlockAt>,
 }
 
 impl Builder {
@@ -190,6 +214,7 @@ impl Builder {
             next_body: 0,
             current: None,
             new_writer: false,
+            global_info: None,
         }
     }
 
@@ -201,7 +226,8 @@ impl Builder {
             .ok_or_else(|| bad(format!("no value at slot {slot} of type {}", ty.0)))
     }
 
-    fn visit(&mut self, path: &[u32], body: &AnyBody<'_>) -> Result<()> {
+    /// Builds one block, whose header is at byte `offset` of the file.
+    fn visit(&mut self, path: &[u32], offset: u64, body: &AnyBody<'_>) -> Result<()> {
         if path.len() <= 2 {
             self.end_function();
         }
@@ -211,7 +237,10 @@ impl Builder {
                 Some(defs) => self.types.define(&mut self.m, defs, false),
                 None => Ok(()),
             },
-            AnyBody::GlobalInfo(g) => self.read_global_info(g),
+            AnyBody::GlobalInfo(g) => {
+                self.global_info = Some(BlockAt { offset, path: path.to_vec() });
+                self.read_global_info(g)
+            }
             AnyBody::ConstantPool(c) => self.read_constant_pool(c),
             AnyBody::Function(f) => self.begin_function(f.linkage),
             AnyBody::CompactionTable(c) => self.read_compaction(c),

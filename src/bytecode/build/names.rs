@@ -29,7 +29,7 @@ impl Builder {
 
     /// Names values (and, in revisions 0-1, types) plane by plane.
     pub(super) fn name_values(&mut self, planes: &[NamePlane<'_>]) -> Result<()> {
-        let label = self.types.primitive(if self.revision >= 7 { 3 } else { 12 });
+        let label = self.types.label();
         for plane in planes {
             let ty = match self.types.resolve_raw(u64::from(plane.plane.0))? {
                 TypeRef::TypePlane => {

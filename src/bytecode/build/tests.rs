@@ -102,3 +102,76 @@ fn the_1_9_data_layout_is_made_of_the_header_flags() {
     assert_eq!(data_layout_of(Endianness::Big, PointerSize::Any), "E");
     assert_eq!(data_layout_of(Endianness::Any, PointerSize::Bits64), "p:64:64");
 }
+
+/// A block: its header (`size << 5 | id`, a little-endian word, as revision 5 writes it)
+/// and its body.
+fn block(id: u32, body: &[u8]) -> Vec<u8> {
+    let mut b = ((body.len() as u32) << 5 | id).to_le_bytes().to_vec();
+    b.extend(body);
+    b
+}
+
+/// A revision 5 module (no target dependence) made of `blocks` (headers included).
+fn module(blocks: &[Vec<u8>]) -> Vec<u8> {
+    let body: Vec<u8> = std::iter::once(0x5c).chain(blocks.iter().flatten().copied()).collect();
+    let mut m = b"llvm\x01\0\0\0".to_vec();
+    m.extend((body.len() as u32).to_le_bytes());
+    m.extend(body);
+    m
+}
+
+/// The module types: type 13 `int*`, type 14 `int ()`, type 15 `int ()*`.
+const TYPES: &[u8] = &[0x03, 0x10, 0x07, 0x0d, 0x07, 0x00, 0x10, 0x0e];
+
+/// A semantic error: where it is and what it says.
+fn failure(bytes: &[u8]) -> Option<(Option<u64>, Vec<u32>, String)> {
+    build(bytes).err().map(|e| (e.byte_offset(), e.block_path().to_vec(), e.to_string()))
+}
+
+#[test]
+fn a_slot_that_does_not_resolve_is_an_error_at_its_block() {
+    // `ret int` of slot 3 of plane int, which holds only its null value (slot 0).
+    let ret = block(7, &[0x05, 0x07, 0x30, 0x00]);
+    let function: Vec<u8> = std::iter::once(0).chain(ret).collect();
+    let m = module(&[
+        block(6, TYPES),
+        // No globals; one function of type 15 with a body (C calling convention); no
+        // libraries; no triple.
+        block(5, &[0x00, 0xe1, 0x03, 0x00, 0x00, 0x00]),
+        block(2, &function),
+    ]);
+    // 12 the module body, 13 the type pool, 25 the global info, 35 the function, its
+    // linkage, 40 the instruction list.
+    let expected = "bytecode: no value at slot 3 of type 7 (at byte 40, block path 1/2/7)";
+    assert_eq!(failure(&m), Some((Some(40), vec![1, 2, 7], expected.to_string())));
+}
+
+#[test]
+fn an_initializer_that_does_not_resolve_is_an_error_at_the_global_info_block() {
+    // A global of type 13 (`int*`) whose initializer is slot 5 of plane int, which holds
+    // only its null value: found once every block is read.
+    let m = module(&[block(6, TYPES), block(5, &[0xa2, 0x03, 0x05, 0x00, 0x00, 0x00, 0x00])]);
+    let expected = "bytecode: no value at slot 5 of type 7 (at byte 25, block path 1/5)";
+    assert_eq!(failure(&m), Some((Some(25), vec![1, 5], expected.to_string())));
+}
+
+#[test]
+fn an_alias_word_gives_linkage_type_and_aliasee() {
+    // REV7 with `weak alias i32* @X` added to the module global info block: word
+    // 9 << 3 | 2 (type 9, a global aliasee, weak), aliasee slot 1 of plane 9 (@X).
+    let mut m = REV7.to_vec();
+    // The block's header (id 5, size 13), its last byte the end of the aliases.
+    let at = 0x24;
+    assert_eq!(m.get(at..at + 4), Some(&[0xa5, 0x01, 0x00, 0x00][..]));
+    assert_eq!(m.get(at + 4 + 12), Some(&0));
+    m.splice(at..at + 4, [0xe5, 0x01, 0x00, 0x00]);
+    m.splice(at + 4 + 12..at + 4 + 12, [0x4a, 0x01]);
+    m.splice(8..12, 0x6fu32.to_le_bytes());
+    let built = build(&m).ok();
+    let alias = built.as_ref().and_then(|m| m.aliases.first());
+    assert_eq!(alias.map(|a| a.linkage), Some(ir::Linkage::Weak));
+    let pointer = built.as_ref().and_then(|m| m.globals.first()).map(|g| g.ty);
+    assert_eq!(alias.map(|a| a.ty), pointer);
+    let aliasee = alias.and_then(|a| a.aliasee).and_then(|c| built.as_ref()?.constant(c).cloned());
+    assert_eq!(aliasee, Some(ir::Constant::GlobalAddr(ir::GlobalRef::Var(GlobalId(0)))));
+}

@@ -7,8 +7,41 @@ use std::collections::HashMap;
 
 use super::{bad, Result};
 use crate::bytecode::ir::{Module, Type, TypeId};
-use crate::bytecode::schema::TypeDef;
+use crate::bytecode::schema::{PrimitiveType, PrimitiveType7, TypeDef};
 use crate::runtime::decode::TypeId as FileTypeId;
+
+/// The raw id of the plane of types in revisions 0 and 1 (docs/llvm-bytecode.md §4.1): it
+/// sits where later revisions put label, and every raw id above it is one higher.
+const TYPE_PLANE: u64 = PrimitiveType::Label.code();
+
+/// The model type of a primitive type of revisions 0-6.
+fn old_primitive(p: PrimitiveType) -> Type {
+    match p {
+        PrimitiveType::Void => Type::Void,
+        PrimitiveType::Bool => Type::Bool,
+        PrimitiveType::Ubyte => Type::UByte,
+        PrimitiveType::Sbyte => Type::SByte,
+        PrimitiveType::Ushort => Type::UShort,
+        PrimitiveType::Short => Type::Short,
+        PrimitiveType::Uint => Type::UInt,
+        PrimitiveType::Int => Type::Int,
+        PrimitiveType::Ulong => Type::ULong,
+        PrimitiveType::Long => Type::Long,
+        PrimitiveType::Float => Type::Float,
+        PrimitiveType::Double => Type::Double,
+        PrimitiveType::Label => Type::Label,
+    }
+}
+
+/// The model type of a primitive type of revision 7.
+fn primitive7(p: PrimitiveType7) -> Type {
+    match p {
+        PrimitiveType7::Void => Type::Void,
+        PrimitiveType7::Float => Type::Float,
+        PrimitiveType7::Double => Type::Double,
+        PrimitiveType7::Label => Type::Label,
+    }
+}
 
 /// What a type id written in the file stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,24 +72,15 @@ pub(super) struct TypeTable {
 impl TypeTable {
     /// The primitive types of `revision`, added to `m`.
     pub fn new(revision: u32, m: &mut Module) -> TypeTable {
+        // The primitive types by id, 0 to label: entry k of the table is id k.
         let primitives: Vec<Type> = if revision >= 7 {
-            vec![Type::Void, Type::Float, Type::Double, Type::Label]
+            (0..=PrimitiveType7::Label.code())
+                .filter_map(|code| PrimitiveType7::try_from(code).ok().map(primitive7))
+                .collect()
         } else {
-            vec![
-                Type::Void,
-                Type::Bool,
-                Type::UByte,
-                Type::SByte,
-                Type::UShort,
-                Type::Short,
-                Type::UInt,
-                Type::Int,
-                Type::ULong,
-                Type::Long,
-                Type::Float,
-                Type::Double,
-                Type::Label,
-            ]
+            (0..=PrimitiveType::Label.code())
+                .filter_map(|code| PrimitiveType::try_from(code).ok().map(old_primitive))
+                .collect()
         };
         let primitives = primitives.into_iter().map(|t| m.push_type(t)).collect();
         let mut t = TypeTable {
@@ -72,12 +96,12 @@ impl TypeTable {
         t
     }
 
-    /// The id of the first type of the type tables.
+    /// The id of the first type of the type tables: the one after label.
     fn first_derived(&self) -> u64 {
         if self.revision >= 7 {
-            4
+            PrimitiveType7::Label.code() + 1
         } else {
-            13
+            PrimitiveType::Label.code() + 1
         }
     }
 
@@ -85,8 +109,8 @@ impl TypeTable {
     pub fn normalize(&self, raw: u64) -> Option<u64> {
         if self.revision <= 1 {
             match raw {
-                12 => None,
-                r if r > 12 => Some(r - 1),
+                TYPE_PLANE => None,
+                r if r > TYPE_PLANE => Some(r - 1),
                 r => Some(r),
             }
         } else {
@@ -147,9 +171,36 @@ impl TypeTable {
         self.module.get(k).copied().ok_or_else(|| bad(format!("compaction type {id} beyond the type table")))
     }
 
-    /// A primitive type by its normalized id.
-    pub fn primitive(&self, id: usize) -> TypeId {
-        self.primitives.get(id).copied().unwrap_or(TypeId(0))
+    /// A primitive type by its (normalized) id.
+    fn primitive(&self, code: u64) -> TypeId {
+        usize::try_from(code).ok().and_then(|i| self.primitives.get(i)).copied().unwrap_or(TypeId(0))
+    }
+
+    /// A primitive type of revisions 0-6 (an error in a revision 7 module, which has
+    /// none of them but void, float, double and label).
+    pub fn old(&self, p: PrimitiveType) -> Result<TypeId> {
+        if self.revision >= 7 {
+            return Err(bad(format!("no primitive type {p} in revision {}", self.revision)));
+        }
+        Ok(self.primitive(p.code()))
+    }
+
+    /// The void type.
+    pub fn void(&self) -> TypeId {
+        if self.revision >= 7 {
+            self.primitive(PrimitiveType7::Void.code())
+        } else {
+            self.primitive(PrimitiveType::Void.code())
+        }
+    }
+
+    /// The label type.
+    pub fn label(&self) -> TypeId {
+        if self.revision >= 7 {
+            self.primitive(PrimitiveType7::Label.code())
+        } else {
+            self.primitive(PrimitiveType::Label.code())
+        }
     }
 
     /// Defines a batch of types: the module's table or a function's own types.
@@ -174,7 +225,7 @@ impl TypeTable {
             TypeDef::Integer { width } => Type::Integer(*width),
             TypeDef::Function { result, params, attributes } => {
                 let mut ps = params.iter().map(|p| self.file(*p)).collect::<Result<Vec<_>>>()?;
-                let void = self.primitive(0);
+                let void = self.void();
                 let varargs = ps.last() == Some(&void);
                 if varargs {
                     ps.pop();

@@ -4,14 +4,14 @@
 use super::names::escape_bytes;
 use super::release::ZeroStyle;
 use super::{global_value, instructions, Printer};
-use crate::bytecode::ir::{ConstId, Constant, GlobalRef, Type, TypeId};
+use crate::bytecode::ir::{ConstId, Constant, GlobalRef, IntBits, Type, TypeId};
 
 impl Printer<'_> {
     /// `WriteConstantInt`: a constant's text without its type.
     pub(super) fn constant_text(&mut self, id: ConstId) -> String {
         let Some(c) = self.m.constant(id) else { return "<placeholder or erroneous Constant>".to_string() };
         match c {
-            Constant::Int { ty, value } => self.int_text(*ty, *value),
+            Constant::Int { ty, value } => self.int_text(*ty, value),
             Constant::Float { bits, .. } => float_text(*bits, self.flavor.hex_floats_only),
             Constant::Null { ty } => self.null_text(*ty),
             Constant::Undef { .. } => "undef".to_string(),
@@ -57,27 +57,26 @@ impl Printer<'_> {
         format!("{ty_name} {}", self.constant_text(id))
     }
 
-    fn int_text(&self, ty: TypeId, value: u64) -> String {
-        let Some(t) = self.types.get(ty) else { return value.to_string() };
-        let width = t.int_width().unwrap_or(64).min(64);
-        let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
-        let bits = value & mask;
+    /// An integer: `true`/`false` for 1 bit, else the decimal of the type's width of bits,
+    /// signed for the signed types and every `iN` (2.0dev's `APInt::toStringSigned`, of
+    /// any width).
+    fn int_text(&self, ty: TypeId, value: &IntBits) -> String {
+        let Some(t) = self.types.get(ty) else {
+            let all = u32::try_from(value.words().len().saturating_mul(64)).unwrap_or(u32::MAX);
+            return value.decimal(all, false);
+        };
+        let width = t.int_width().unwrap_or(64);
         if width == 1 {
-            return if bits != 0 { "true" } else { "false" }.to_string();
+            return if value.is_zero_in(1) { "false" } else { "true" }.to_string();
         }
-        if t.is_signed_int() && width > 0 {
-            // Sign-extend from the type's width.
-            let shift = 64 - width;
-            return (((bits << shift) as i64) >> shift).to_string();
-        }
-        bits.to_string()
+        value.decimal(width, t.is_signed_int())
     }
 
     fn null_text(&self, ty: TypeId) -> String {
         match self.types.get(ty) {
             Some(Type::Pointer { .. }) => "null".to_string(),
             Some(Type::Float | Type::Double) => float_text(0, self.flavor.hex_floats_only),
-            Some(t) if t.int_width().is_some() => self.int_text(ty, 0),
+            Some(t) if t.int_width().is_some() => self.int_text(ty, &IntBits::ZERO),
             _ => "zeroinitializer".to_string(),
         }
     }
@@ -155,7 +154,7 @@ impl Printer<'_> {
         let mut bytes = Vec::with_capacity(elements.len());
         for e in elements {
             let Some(Constant::Int { value, .. }) = self.m.constant(*e) else { return None };
-            let byte = (*value & 0xff) as u8;
+            let byte = (value.low_word() & 0xff) as u8;
             if check_sign && byte >= 0x80 {
                 return None;
             }
@@ -185,9 +184,8 @@ impl Printer<'_> {
         }
         match self.m.constant(id) {
             Some(Constant::Int { ty, value }) => {
-                let width = self.types.get(*ty).and_then(Type::int_width).unwrap_or(64).min(64);
-                let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
-                value & mask == 0
+                let width = self.types.get(*ty).and_then(Type::int_width).unwrap_or(64);
+                value.is_zero_in(width)
             }
             Some(Constant::Float { bits, .. }) => *bits == 0,
             Some(Constant::Null { .. }) => true,

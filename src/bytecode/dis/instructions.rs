@@ -293,9 +293,8 @@ impl<'m> Printer<'m> {
         let ValueRef::Const(c) = count else { return false };
         let Some(Constant::Int { ty, value }) = self.m.constant(c) else { return false };
         let Some(t) = self.types.get(*ty) else { return false };
-        let width = t.int_width().unwrap_or(64).min(64);
-        let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
-        value & mask == 1 && (self.flavor.any_int_one_is_unit || *t == Type::UInt)
+        let width = t.int_width().unwrap_or(64);
+        value.value_in(width) == Some(1) && (self.flavor.any_int_one_is_unit || *t == Type::UInt)
     }
 
     fn print_with_type_after(&mut self, ops: &[ValueRef], separator: &str, ty: TypeId) {

@@ -327,7 +327,7 @@ mod tests {
             param_attrs: vec![],
         });
         let pf = m.push_type(Type::Pointer { pointee: fty });
-        let zero = m.add_constant(Constant::Int { ty: int, value: 0 });
+        let zero = m.add_constant(Constant::Int { ty: int, value: 0.into() });
         m.add_global(None, pint, false, Some(zero));
         let f = m.add_function(Some("f"), pf);
         if let Some(func) = m.function_mut(f) {

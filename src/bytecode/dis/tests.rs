@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use super::{disassemble, Release};
 use crate::bytecode::ir::{
-    BlockId, ConstId, Constant, GlobalId, GlobalRef, InstId, Instruction, Linkage, Module, Opcode, Type,
-    TypeId, ValueRef,
+    BlockId, ConstId, Constant, GlobalId, GlobalRef, InstId, Instruction, IntBits, Linkage, Module, Opcode,
+    Type, TypeId, ValueRef,
 };
 
 fn corpus_file(release: Release, name: &str) -> Option<String> {
@@ -121,7 +121,7 @@ impl B {
         s
     }
     fn int(&mut self, ty: TypeId, v: i64) -> ConstId {
-        self.m.add_constant(Constant::Int { ty, value: v as u64 })
+        self.m.add_constant(Constant::Int { ty, value: (v as u64).into() })
     }
     fn double(&mut self, ty: TypeId, v: f64) -> ConstId {
         self.m.add_constant(Constant::Float { ty, bits: v.to_bits() })
@@ -456,7 +456,7 @@ fn global_in_phi() -> Module {
     let pr_ty = b.func_ty(void, vec![sbyte_p, int, int], false);
     let prbinop = b.m.add_function(Some("PrBinop"), prb);
     let pr = b.m.add_function(Some("Pr"), pr_ty);
-    let (fals, i0) = (b.c(Constant::Int { ty: bool_ty, value: 0 }), b.int(int, 0));
+    let (fals, i0) = (b.c(Constant::Int { ty: bool_ty, value: 0.into() }), b.int(int, 0));
     let (a87, a67) = (b.gaddr(s87), b.gaddr(s67));
     let cast = b.expr(Opcode::Cast, int, vec![a87]);
     let gep = b.expr(Opcode::GetElementPtr, sbyte_p, vec![a67, i0, i0]);
@@ -572,5 +572,37 @@ fn phi_test(era: Era) -> Module {
 fn phi_test_matches_every_release() {
     for release in Release::ALL {
         check(release, "ExecutionEngine__2003-01-04-PhiTest", &phi_test(Era { release }));
+    }
+}
+
+/// Integers wider than 64 bits print as 2.0dev's llvm-dis printed them: the signed decimal
+/// of the value as a two's complement number of the type's width.
+#[test]
+fn wide_integers_print_signed_at_their_width() {
+    const M: u64 = u64::MAX;
+    let cases: [(u32, &[u64], &str); 7] = [
+        (65, &[0, 1], "-18446744073709551616"),
+        (65, &[M, 0], "18446744073709551615"),
+        (128, &[M, M], "-1"),
+        (128, &[M, M >> 1], "170141183460469231731687303715884105727"),
+        (200, &[0, 0, 0, 0x80], "-803469022129495137770981046170581301261101496891396417650688"),
+        (
+            200,
+            &[0xb564_0000_0000_0000, 0x9266_87d2_c405_34fd, 0x44_6c3b_15f9],
+            "100000000000000000000000000000000000000000000000000",
+        ),
+        (200, &[7], "7"),
+    ];
+    let mut b = B::new(7);
+    let mut expected = Vec::new();
+    for (i, (width, words, text)) in cases.iter().enumerate() {
+        let ty = b.ty(Type::Integer(*width));
+        let init = b.c(Constant::Int { ty, value: IntBits::from_words(words, *width) });
+        b.global(Some(&format!("g{i}")), ty, init);
+        expected.push(format!("@g{i} = global i{width} {text}\t\t; <i{width}*> [#uses=0]\n"));
+    }
+    let text = disassemble(&b.m, Release::V2_0Dev, "wide.bc");
+    for line in expected {
+        assert!(text.contains(&line), "{line:?} not in\n{text}");
     }
 }
