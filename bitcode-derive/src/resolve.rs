@@ -306,7 +306,7 @@ impl<'s> Resolved<'s> {
         model.structs = structs;
         let groups: Vec<GroupInfo<'s>> = kept.into_iter().map(|(g, id)| model.resolve_group(g, id)).collect();
         model.groups = groups;
-        model.compute_group_lifetimes();
+        model.compute_lifetimes();
         model.blocks = model.resolve_blocks();
         model
     }
@@ -406,7 +406,7 @@ impl<'s> Resolved<'s> {
 
     /// Which structs and groups borrow the input: a fixpoint, since they may contain each
     /// other.
-    fn compute_group_lifetimes(&mut self) {
+    fn compute_lifetimes(&mut self) {
         loop {
             let mut changed = false;
             for i in 0..self.structs.len() {

@@ -5,6 +5,7 @@
 
 pub mod build;
 pub mod dis;
+pub mod equal_types;
 pub mod ir;
 pub mod reader;
 pub mod schema;

@@ -298,7 +298,7 @@ impl<'s> Cx<'s> {
                 let name = str_lit(f.name);
                 let b = [Bound { name: f.name, local: format_ident!("v"), kind: &f.kind, wrapped: false }];
                 let value = self.atom_value(&Atom::Field(f.name.to_string(), None), &b, f.name);
-                quote!({ let v = &v; let v = *v; ctx.tell(#name, #value); })
+                quote!(ctx.tell(#name, #value);)
             } else {
                 quote!()
             };
@@ -363,13 +363,25 @@ impl<'s> Cx<'s> {
     }
 
     fn byte_struct(&self, st: &StructInfo<'_>) -> TokenStream {
-        let rt = self.rt;
-        let id = &st.ident;
         let doc = doc_attr(st.doc, || format!("The `{}` struct of the schema.", st.name));
-        let params = lifetime_params(st.lifetime);
-        let decls = self.byte_field_decls(&st.fields, true);
-        let (stmts, _) = self.byte_reads(&st.fields);
-        let lit = Self::byte_literal(&st.fields, quote!(Self));
+        let id = &st.ident;
+        self.byte_fields_type(quote!(#id), doc, st.lifetime, &st.fields, "Reads one, its fields in order.")
+    }
+
+    /// A struct of `fields` named `id`, with `read_bytes`, which reads them in order.
+    fn byte_fields_type(
+        &self,
+        id: TokenStream,
+        doc: TokenStream,
+        lifetime: bool,
+        fields: &[FieldInfo<'_>],
+        read_doc: &str,
+    ) -> TokenStream {
+        let rt = self.rt;
+        let params = lifetime_params(lifetime);
+        let decls = self.byte_field_decls(fields, true);
+        let (stmts, _) = self.byte_reads(fields);
+        let lit = Self::byte_literal(fields, quote!(Self));
         let okk = ok();
         quote! {
             #doc
@@ -377,7 +389,7 @@ impl<'s> Cx<'s> {
             pub struct #id #params { #(#decls,)* }
 
             impl<'a> #id #params {
-                /// Reads one, its fields in order.
+                #[doc = #read_doc]
                 #[allow(unused_variables, clippy::redundant_closure_call, clippy::needless_question_mark)]
                 pub fn read_bytes<C: #rt::byte_fields::ByteContext + ?::core::marker::Sized>(
                     ops: &mut #rt::byte_fields::ByteFields<'a, '_>,
@@ -478,16 +490,17 @@ impl<'s> Cx<'s> {
     }
 
     fn byte_block(&self, b: &BlockInfo<'_>) -> TokenStream {
-        let rt = self.rt;
         let module = &b.module;
         let name = str_lit(&b.def.name.value);
         let doc = doc_attr(b.def.doc.as_deref(), || format!("The `{}` block.", b.def.name.value));
         let lifetime = b.fields.iter().any(|f| self.m.needs_lifetime(&f.kind));
-        let params = lifetime_params(lifetime);
-        let decls = self.byte_field_decls(&b.fields, true);
-        let (stmts, _) = self.byte_reads(&b.fields);
-        let lit = Self::byte_literal(&b.fields, quote!(Body));
-        let okk = ok();
+        let body = self.byte_fields_type(
+            quote!(Body),
+            quote!(#[doc = "The block's body, its fields in order."]),
+            lifetime,
+            &b.fields,
+            "Reads the body from `ops` (the block's bytes, after its header).",
+        );
         let id = Literal::u32_suffixed(b.def.id.value);
         let u32_ = prim("u32");
         quote! {
@@ -501,21 +514,7 @@ impl<'s> Cx<'s> {
                 /// The block's id in the versions `ids` does not name.
                 pub const ID: #u32_ = #id;
 
-                /// The block's body, its fields in order.
-                #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq)]
-                pub struct Body #params { #(#decls,)* }
-
-                impl<'a> Body #params {
-                    /// Reads the body from `ops` (the block's bytes, after its header).
-                    #[allow(unused_variables, clippy::redundant_closure_call, clippy::needless_question_mark)]
-                    pub fn read_bytes<C: #rt::byte_fields::ByteContext + ?::core::marker::Sized>(
-                        ops: &mut #rt::byte_fields::ByteFields<'a, '_>,
-                        ctx: &mut C,
-                    ) -> #rt::Result<Self> {
-                        #(#stmts)*
-                        #okk(#lit)
-                    }
-                }
+                #body
             }
         }
     }

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use super::{bad, Result};
+use crate::bytecode::equal_types::{parts, representatives, shape};
 use crate::bytecode::ir::{Module, Type, TypeId};
 use crate::bytecode::schema::{PrimitiveType, PrimitiveType7, TypeDef};
 use crate::runtime::decode::TypeId as FileTypeId;
@@ -321,12 +322,12 @@ impl TypeTable {
         if *t == Type::Opaque {
             return None;
         }
-        Some((shape(0, t), children(t).iter().map(|c| self.class(*c)).collect()))
+        Some((shape(0, t), parts(t).iter().map(|c| self.class(*c)).collect()))
     }
 
     /// Recomputes the classes after types were added.
     fn reclassify(&mut self, m: &Module) {
-        self.classes = classes(&m.types);
+        self.classes = representatives(&m.types);
         self.pointers.clear();
         for (i, t) in m.types.iter().enumerate() {
             if let Type::Pointer { pointee } = t {
@@ -334,66 +335,5 @@ impl TypeTable {
                 self.pointers.entry(key).or_insert(TypeId(u32::try_from(i).unwrap_or(u32::MAX)));
             }
         }
-    }
-}
-
-/// Partition refinement: equal shapes with pairwise equal parts are one class.
-fn classes(types: &[Type]) -> Vec<u32> {
-    let mut class = number(types.iter().enumerate().map(|(i, t)| (shape(i, t), Vec::new())));
-    let mut count = distinct(&class);
-    loop {
-        let refined = number(types.iter().enumerate().map(|(i, t)| {
-            let parts: Vec<u32> =
-                children(t).iter().map(|c| class.get(c.0 as usize).copied().unwrap_or(u32::MAX)).collect();
-            (format!("{}", class.get(i).copied().unwrap_or(0)), parts)
-        }));
-        let n = distinct(&refined);
-        class = refined;
-        if n == count {
-            return class;
-        }
-        count = n;
-    }
-}
-
-fn number(keys: impl Iterator<Item = (String, Vec<u32>)>) -> Vec<u32> {
-    let mut ids: HashMap<(String, Vec<u32>), u32> = HashMap::new();
-    keys.map(|k| {
-        let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
-        *ids.entry(k).or_insert(next)
-    })
-    .collect()
-}
-
-fn distinct(class: &[u32]) -> usize {
-    let mut v = class.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    v.len()
-}
-
-/// A type apart from its parts; opaque types carry their index to stay distinct.
-fn shape(index: usize, ty: &Type) -> String {
-    match ty {
-        Type::Function { params, varargs, param_attrs, .. } => {
-            format!("fn{}:{varargs}:{param_attrs:?}", params.len())
-        }
-        Type::Struct { fields, packed } => format!("struct{}:{packed}", fields.len()),
-        Type::Array { len, .. } => format!("array{len}"),
-        Type::Vector { len, .. } => format!("vector{len}"),
-        Type::Pointer { .. } => "ptr".to_string(),
-        Type::Opaque => format!("opaque{index}"),
-        other => format!("{other:?}"),
-    }
-}
-
-/// The types a type is made of.
-pub(super) fn children(ty: &Type) -> Vec<TypeId> {
-    match ty {
-        Type::Function { ret, params, .. } => std::iter::once(*ret).chain(params.iter().copied()).collect(),
-        Type::Struct { fields, .. } => fields.clone(),
-        Type::Array { element, .. } | Type::Vector { element, .. } => vec![*element],
-        Type::Pointer { pointee } => vec![*pointee],
-        _ => Vec::new(),
     }
 }

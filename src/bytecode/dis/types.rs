@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use super::names::{llvm_name, Sigil};
 use super::release::Flavor;
+use crate::bytecode::equal_types::representatives;
 use crate::bytecode::ir::{Module, Type, TypeId};
 
 /// The module's types with a canonical representative per structurally equal class, and
@@ -23,7 +24,7 @@ impl Types {
         let mut types = module.types.clone();
         let label = find_or_push(&mut types, Type::Label);
         let void = find_or_push(&mut types, Type::Void);
-        let canon = canonical_classes(&types);
+        let canon = representatives(&types);
         let mut t = Types { types, canon, label, void, names: HashMap::new() };
         for (name, id) in sorted_type_names(module) {
             if t.uses_name(id, flavor) {
@@ -285,71 +286,6 @@ fn find_or_push(types: &mut Vec<Type>, ty: Type) -> TypeId {
         types.len() - 1
     });
     TypeId(u32::try_from(pos).unwrap_or(u32::MAX))
-}
-
-/// Partition refinement: types are equal when their shapes are equal and their parts are
-/// pairwise equal (opaque types are each their own). Returns each type's representative.
-fn canonical_classes(types: &[Type]) -> Vec<u32> {
-    let mut class: Vec<u32> = number_keys(types.iter().enumerate().map(|(i, t)| shape(i, t)));
-    loop {
-        let refined = number_keys(types.iter().enumerate().map(|(i, t)| {
-            let parts: Vec<u32> =
-                children(t).iter().map(|c| class.get(c.0 as usize).copied().unwrap_or(u32::MAX)).collect();
-            (class.get(i).copied().unwrap_or(0), parts)
-        }));
-        let before = distinct(&class);
-        class = refined;
-        if distinct(&class) == before {
-            break;
-        }
-    }
-    let mut first: HashMap<u32, u32> = HashMap::new();
-    class
-        .iter()
-        .enumerate()
-        .map(|(i, c)| *first.entry(*c).or_insert(u32::try_from(i).unwrap_or(u32::MAX)))
-        .collect()
-}
-
-fn number_keys<K: std::hash::Hash + Eq>(keys: impl Iterator<Item = K>) -> Vec<u32> {
-    let mut ids: HashMap<K, u32> = HashMap::new();
-    keys.map(|k| {
-        let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
-        *ids.entry(k).or_insert(next)
-    })
-    .collect()
-}
-
-fn distinct(class: &[u32]) -> usize {
-    let mut v = class.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    v.len()
-}
-
-/// What a type is apart from its parts; opaque types carry their index to stay distinct.
-fn shape(index: usize, ty: &Type) -> String {
-    match ty {
-        Type::Function { params, varargs, param_attrs, .. } => {
-            format!("fn{}:{varargs}:{param_attrs:?}", params.len())
-        }
-        Type::Struct { fields, packed } => format!("struct{}:{packed}", fields.len()),
-        Type::Array { len, .. } => format!("array{len}"),
-        Type::Vector { len, .. } => format!("vector{len}"),
-        Type::Pointer { .. } => "ptr".to_string(),
-        Type::Opaque => format!("opaque{index}"),
-        other => format!("{other:?}"),
-    }
-}
-
-fn children(ty: &Type) -> Vec<TypeId> {
-    match ty {
-        Type::Function { ret, params, .. } => std::iter::once(*ret).chain(params.iter().copied()).collect(),
-        Type::Struct { fields, .. } => fields.clone(),
-        Type::Array { element, .. } | Type::Vector { element, .. } => vec![*element],
-        Type::Pointer { pointee } => vec![*pointee],
-        _ => Vec::new(),
-    }
 }
 
 #[cfg(test)]
