@@ -4,8 +4,10 @@
 
 mod check;
 mod context;
+pub mod dis;
 pub mod ir;
 mod metadata_strings;
+pub mod module;
 mod numbering;
 mod symbols;
 mod walk;
