@@ -8,6 +8,9 @@ Reads (paths relative to the repository root, or --criterion / --results):
   target/bench-results/hyperfine-<group>.json    whole-process times (hyperfine --export-json)
   target/bench-results/hyperfine-rewrite-<group>.json   `bcdump --rewrite` against opt, whole process
   target/bench-results/opt-<group>.txt           which opt that was, and its LLVM version
+  target/bench-results/hyperfine-dis-<group>.json  `bcdump --dis` against llvm-dis, whole process
+  target/bench-results/llvm-dis-<group>.txt      which llvm-dis that was, and its LLVM version
+  target/bench-results/rss-dis-<group>.txt, rss-llvm-dis-<group>.txt   /usr/bin/time -v of each
   target/bench-results/rss-<group>.txt           /usr/bin/time -v of `bcdump --check FILE`
   target/bench-results/macro.txt                 expansion report and facade build time
   target/bench-results/machine.txt               date, commit, CPU, tool versions
@@ -38,6 +41,8 @@ TARGETS = [
     ("check_vs_parallel_unpinned", "the same, threads not pinned (rayon's default pool)", None, None),
     ("rss_over_file", "peak RSS of bcdump --check - file size (MiB)", "<=", 16.0),
     ("opt_vs_rewrite", "opt / bcdump --rewrite (process)", ">=", 5.0),
+    ("llvm_dis_vs_dis", "llvm-dis / bcdump --dis (process)", ">=", 4.0),
+    ("dis_rss_vs_llvm_dis", "peak RSS of bcdump --dis / of llvm-dis", "<=", 1.0),
     ("encode_vs_check", "encode / typed_check (time per record)", "<=", 1.0),
     # Not a target: the same encoding of values decoded all beforehand, read back from memory.
     ("encode_cold_vs_check", "encode_cold / typed_check (time per record)", None, None),
@@ -55,6 +60,8 @@ PROCESSES = [
     ("llvm-bcanalyzer", "llvm-bcanalyzer FILE"),
     ("bcdump --rewrite", "bcdump --rewrite FILE -o OUT"),
     ("opt", "opt FILE -o OUT"),
+    ("bcdump --dis", "bcdump --dis FILE -o OUT"),
+    ("llvm-dis", "llvm-dis FILE -o OUT"),
 ]
 
 
@@ -94,8 +101,8 @@ def read_text(path):
         return ""
 
 
-def peak_rss_bytes(results_dir, group):
-    text = read_text(os.path.join(results_dir, "rss-%s.txt" % group))
+def peak_rss_bytes(results_dir, group, prefix="rss"):
+    text = read_text(os.path.join(results_dir, "%s-%s.txt" % (prefix, group)))
     m = re.search(r"Maximum resident set size \(kbytes\):\s*(\d+)", text)
     return int(m.group(1)) * 1024 if m else None
 
@@ -162,6 +169,9 @@ def report_file(entry, criterion_dir, results_dir, paired, out):
     opt = read_text(os.path.join(results_dir, "opt-%s.txt" % group))
     if opt:
         notes.append("opt: `%s`" % opt)
+    llvm_dis = read_text(os.path.join(results_dir, "llvm-dis-%s.txt" % group))
+    if llvm_dis:
+        notes.append("llvm-dis: `%s`" % llvm_dis)
     par = entry.get("typed_check_parallel_matches")
     if par is not True:
         notes.append("check_stream_parallel: %s (not measured)" % (par if isinstance(par, dict) else "differs from check_stream"))
@@ -170,6 +180,7 @@ def report_file(entry, criterion_dir, results_dir, paired, out):
     times = {b: criterion_seconds(criterion_dir, group, b) for b in BENCHES}
     procs = hyperfine_seconds(results_dir, group)
     procs.update(hyperfine_seconds(results_dir, group, "hyperfine-rewrite"))
+    procs.update(hyperfine_seconds(results_dir, group, "hyperfine-dis"))
     encoded = enc.get("records")
 
     out.append("| measurement | median | MiB/s | M records/s |")
@@ -204,6 +215,9 @@ def report_file(entry, criterion_dir, results_dir, paired, out):
         "check_vs_parallel_unpinned": None,
         "rss_over_file": (rss - size) / MIB if rss is not None else None,
         "opt_vs_rewrite": ratio(procs.get("opt"), procs.get("bcdump --rewrite")),
+        "llvm_dis_vs_dis": ratio(procs.get("llvm-dis"), procs.get("bcdump --dis")),
+        "dis_rss_vs_llvm_dis": ratio(peak_rss_bytes(results_dir, group, "rss-dis"),
+                                     peak_rss_bytes(results_dir, group, "rss-llvm-dis")),
         # Per record: encode encodes the records outside BLOCKINFO, the check checks all.
         "encode_vs_check": ratio(times["encode"] / encoded, times["typed_check"] / records)
         if times["encode"] and times["typed_check"] and encoded else None,

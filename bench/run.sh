@@ -13,7 +13,9 @@
 # The round trip is timed against LLVM's own: `bcdump --rewrite FILE -o OUT` beside
 # `opt-N FILE -o OUT`, N the LLVM version that wrote FILE (its IDENTIFICATION block), opt-N
 # found on PATH or as rustup's llvm-tools opt (`rustup component add llvm-tools`), by its
-# --version. A file whose version has no opt here is said and skipped.
+# --version. A file whose version has no opt here is said and skipped. The disassembler
+# likewise: `bcdump --dis FILE -o OUT` beside `llvm-dis-N FILE -o OUT`, with the peak RSS
+# of each.
 #
 # Results go to target/bench-results/ (hyperfine JSON, time -v output, macro.txt, report.md)
 # and target/criterion/ (criterion's estimates, speed-records.json, speed-paired.json: the
@@ -83,13 +85,13 @@ for line in sys.stdin:
 '
 }
 
-# The opt of LLVM major version N: opt-N, rustup's llvm-tools opt or opt, whichever says
-# "LLVM version N." first; empty when none does.
-opt_for() {
+# LLVM's TOOL (opt, llvm-dis) of major version N: TOOL-N, rustup's llvm-tools TOOL or
+# TOOL, whichever says "LLVM version N." first; empty when none does.
+tool_for() {
   local candidate path
-  for candidate in "opt-$1" "$(rustc --print sysroot 2>/dev/null)"/lib/rustlib/*/bin/opt opt; do
+  for candidate in "$1-$2" "$(rustc --print sysroot 2>/dev/null)"/lib/rustlib/*/bin/"$1" "$1"; do
     path="$(command -v "$candidate" 2>/dev/null)" || continue
-    if "$path" --version 2>/dev/null | grep -q "LLVM version $1\."; then
+    if "$path" --version 2>/dev/null | grep -q "LLVM version $2\."; then
       echo "$path"
       return
     fi
@@ -125,19 +127,43 @@ for f in "${list[@]}"; do
   /usr/bin/time -v "$bcdump" --check "$f" >/dev/null 2>"$results/rss-$g.txt" \
     || echo "run.sh: warning: bcdump --check failed on $f (see $results/rss-$g.txt)" >&2
 
+  major="$(llvm_major_of "$f")"
+  out="$results/out"
+  mkdir -p "$out"
+
+  # The disassembler against llvm-dis of the LLVM version that wrote the file, in one
+  # invocation, then the peak RSS of each; the two texts must agree but the ModuleID line.
+  rm -f "$results/hyperfine-dis-$g.json" "$results/llvm-dis-$g.txt" "$results/rss-dis-$g.txt" \
+    "$results/rss-llvm-dis-$g.txt"
+  dis=""
+  [ -z "$major" ] || dis="$(tool_for llvm-dis "$major")"
+  if [ -z "$dis" ]; then
+    echo "run.sh: warning: no llvm-dis of LLVM ${major:-?} (the version that wrote $f): the" \
+      "disassembler is not timed against it" >&2
+  else
+    echo "$dis: LLVM $("$dis" --version | sed -n 's/^.*LLVM version //p' | head -n1)" >"$results/llvm-dis-$g.txt"
+    echo "run.sh: hyperfine, $g: bcdump --dis against $dis" >&2
+    "$HYPERFINE" -N "${hf_runs[@]}" --style basic --export-json "$results/hyperfine-dis-$g.json" \
+      -n "bcdump --dis" "$bcdump --dis $f -o $out/bcdump.ll" \
+      -n "llvm-dis" "$dis $f -o $out/llvm-dis.ll" \
+      || echo "run.sh: warning: hyperfine failed on the disassembly of $f" >&2
+    /usr/bin/time -v "$bcdump" --dis "$f" -o "$out/bcdump.ll" 2>"$results/rss-dis-$g.txt" \
+      || echo "run.sh: warning: bcdump --dis failed on $f (see $results/rss-dis-$g.txt)" >&2
+    /usr/bin/time -v "$dis" "$f" -o "$out/llvm-dis.ll" 2>"$results/rss-llvm-dis-$g.txt" || true
+    cmp -s <(grep -v '^; ModuleID' "$out/bcdump.ll") <(grep -v '^; ModuleID' "$out/llvm-dis.ll") \
+      || echo "run.sh: warning: bcdump --dis of $f differs from llvm-dis's" >&2
+  fi
+
   # The round trip against opt of the LLVM version that wrote the file, in one invocation.
   rm -f "$results/hyperfine-rewrite-$g.json" "$results/opt-$g.txt"
-  major="$(llvm_major_of "$f")"
   opt=""
-  [ -z "$major" ] || opt="$(opt_for "$major")"
+  [ -z "$major" ] || opt="$(tool_for opt "$major")"
   if [ -z "$opt" ]; then
     echo "run.sh: warning: no opt of LLVM ${major:-?} (the version that wrote $f): the round trip" \
       "is not timed against it (LLVM 22: rustup component add llvm-tools)" >&2
     continue
   fi
   echo "$opt: LLVM $("$opt" --version | sed -n 's/^.*LLVM version //p' | head -n1)" >"$results/opt-$g.txt"
-  out="$results/out"
-  mkdir -p "$out"
   echo "run.sh: hyperfine, $g: bcdump --rewrite against $opt" >&2
   "$HYPERFINE" -N "${hf_runs[@]}" --style basic --export-json "$results/hyperfine-rewrite-$g.json" \
     -n "bcdump --rewrite" "$bcdump --rewrite $f -o $out/rewrite.bc" \

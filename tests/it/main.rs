@@ -24,6 +24,7 @@ mod fuzz_smoke;
 mod hostile;
 mod llvm_codes;
 mod llvm_corpus;
+mod llvm_dis;
 mod llvm_multimodule;
 mod llvm_parallel;
 mod llvm_producers;
@@ -64,6 +65,7 @@ const TESTS: &[Test] = &[
     test!(bytecode_schema::every_module_decodes_typed, needs: [SHARED]),
     test!(bytecode_schema::hostile_modules_fail_cleanly, needs: []),
     test!(bytecode_dis::every_module_prints_as_its_release, needs: [SHARED]),
+    test!(llvm_dis::every_corpus_module_prints_as_its_llvm_dis, needs: [SHARED]),
     test!(clang_ast_files::ast_files_and_bitcode_of_every_clang_trace_as_llvm_bcanalyzer, needs: [SHARED, "llvm-bcanalyzer"]),
     test!(clang_ast_files::clang22_fixture_holds_the_unused_abbreviation_and_reads_as_llvm_bcanalyzer, needs: []),
     test!(corpus_trace::every_corpus_file_traces_exactly_as_llvm_bcanalyzer, needs: [SHARED, "llvm-bcanalyzer", "llvm-objcopy"]),

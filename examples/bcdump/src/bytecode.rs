@@ -116,7 +116,6 @@ pub fn check(bytes: &[u8], json: bool, out: &mut impl Write) -> Result<(), Failu
 
 /// `--dis`: the module as the llvm-dis of the release that wrote it printed it, its
 /// `; ModuleID` being `name` (the file as given).
-pub fn dis(bytes: &[u8], name: &str, out: &mut impl Write) -> Result<(), Failure> {
-    let text = build::disassemble_bytes(bytes, name).map_err(Failure::Input)?;
-    out.write_all(text.as_bytes()).map_err(Failure::Output)
+pub fn dis(bytes: &[u8], name: &str) -> Result<String, Failure> {
+    build::disassemble_bytes(bytes, name).map_err(Failure::Input)
 }

@@ -39,6 +39,8 @@ pub enum Mode {
     Diagnostics,
     /// `--remarks`
     Remarks,
+    /// `--dis` (of bitcode; bytecode is told apart before)
+    Dis,
 }
 
 impl Mode {
@@ -49,6 +51,7 @@ impl Mode {
             Mode::Symbols => "--symbols",
             Mode::Diagnostics => "--diagnostics",
             Mode::Remarks => "--remarks",
+            Mode::Dis => "--dis",
         }
     }
 }
@@ -150,7 +153,7 @@ impl Kind {
     /// Whether `mode` can read this kind (remarks also come from an object's remarks section).
     pub fn fits(self, mode: Mode) -> bool {
         match mode {
-            Mode::Check | Mode::Symbols => matches!(self, Kind::LlvmIr { .. }),
+            Mode::Check | Mode::Symbols | Mode::Dis => matches!(self, Kind::LlvmIr { .. }),
             Mode::Diagnostics => self == Kind::ClangDiagnostics,
             Mode::Remarks => {
                 matches!(
@@ -166,6 +169,7 @@ impl Kind {
     pub fn mismatch(self, mode: Mode) -> String {
         let wanted = match mode {
             Mode::Check | Mode::Symbols => "LLVM IR bitcode",
+            Mode::Dis => "LLVM IR bitcode or LLVM 1.x bytecode",
             Mode::Diagnostics => "a clang serialized diagnostics file",
             Mode::Remarks => "an LLVM remarks file or an object file with a remarks section",
         };

@@ -13,8 +13,8 @@
 //!                        whose remarks section names one)
 //! bcdump --rewrite FILE -o OUT   decode every record typed, encode it back, write OUT (the
 //!                        same bytes when the schema loses nothing); prints what was written
-//! bcdump --dis FILE      LLVM 1.x bytecode: the module as the llvm-dis of the release that
-//!                        wrote it printed it
+//! bcdump --dis FILE [-o OUT]   the module as textual IR, as the llvm-dis of the LLVM
+//!                        version (or LLVM 1.x release) that wrote it prints it
 //! ```
 //!
 //! A regular FILE is mapped into memory rather than read (as LLVM's tools do); `-` reads
@@ -34,6 +34,7 @@
 //! `remarks`.
 
 mod bytecode;
+mod dis;
 mod dump;
 mod identify;
 mod rewrite;
@@ -89,13 +90,20 @@ struct Args {
     /// records by kind; JSON with --json), on standard error when OUT is `-`.
     #[arg(long, group = "mode", requires = "output")]
     rewrite: bool,
-    /// Print an LLVM 1.x bytecode module as the `llvm-dis` of the release that wrote it
-    /// printed it (1.1, 1.2, 1.3, 1.5, 1.8, 1.9 or 2.0-dev, chosen from the file); its
-    /// `; ModuleID` is FILE as given.
+    /// Print the module as textual IR, as the `llvm-dis` of the LLVM version that wrote it
+    /// prints it (the version from the file's producer, or `--llvm-version`); LLVM 1.x
+    /// bytecode as the llvm-dis of its release (1.1, 1.2, 1.3, 1.5, 1.8, 1.9 or 2.0-dev,
+    /// chosen from the file). The `; ModuleID` is FILE as given. A file of several modules
+    /// prints them one after another, or with `-o OUT` into OUT.0, OUT.1, ... as llvm-dis
+    /// writes them.
     #[arg(long, group = "mode")]
     dis: bool,
-    /// Where --rewrite writes (`-`: standard output).
-    #[arg(short, long, value_name = "OUT", requires = "rewrite")]
+    /// With --dis: print as the llvm-dis of this LLVM major version (13 to 22) rather than
+    /// the one that wrote the file.
+    #[arg(long, value_name = "N", requires = "dis")]
+    llvm_version: Option<u32>,
+    /// Where --rewrite or --dis writes (`-`: standard output).
+    #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
     /// Print JSON: the typed dump as one object per record (block, record, fields),
     /// `--stats` and `--check` as one summary object.
@@ -245,8 +253,16 @@ const UNREADABLE: u8 = 2;
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    if args.rewrite && args.files.len() > 1 {
-        eprintln!("bcdump: error: --rewrite reads one FILE and writes it to OUT");
+    if args.rewrite && args.output.is_none() {
+        eprintln!("bcdump: error: --rewrite needs -o OUT");
+        return ExitCode::from(UNREADABLE);
+    }
+    if args.output.is_some() && !(args.rewrite || args.dis) {
+        eprintln!("bcdump: error: -o OUT is for --rewrite and --dis");
+        return ExitCode::from(UNREADABLE);
+    }
+    if (args.rewrite || args.output.is_some()) && args.files.len() > 1 {
+        eprintln!("bcdump: error: with -o OUT, bcdump reads one FILE");
         return ExitCode::from(UNREADABLE);
     }
     let sources: Vec<Source> = match args.files.as_slice() {
@@ -325,14 +341,17 @@ fn one(args: &Args, source: &Source, parallel: bool, out: &mut impl Write) -> io
         if args.check {
             bytecode::check(&bytes, args.json, out)
         } else if args.dis {
-            bytecode::dis(&bytes, &name, out)
+            bytecode::dis(&bytes, &name).and_then(|text| dis::write(&[text], dis_target(args, out)))
         } else {
             bytecode::dump(&bytes, out)
         }
     } else if args.dis {
         let kind = identify::identify(&bytes);
-        print_error(&name, &format_args!("--dis reads LLVM 1.x bytecode; this is {}", kind.describe()));
-        return Ok(UNREADABLE);
+        if !kind.fits(Mode::Dis) {
+            print_error(&name, &kind.mismatch(Mode::Dis));
+            return Ok(UNREADABLE);
+        }
+        dis::bitcode(&bytes, &name, args.llvm_version, dis_target(args, out))
     } else {
         if let Some(mode) = args.picky_mode() {
             let kind = identify::identify(&bytes);
@@ -344,6 +363,14 @@ fn one(args: &Args, source: &Source, parallel: bool, out: &mut impl Write) -> io
         bitstream(args, source, &name, &bytes, parallel, out)
     };
     finish(&name, result)
+}
+
+/// Where --dis writes: `-o OUT` (but `-`), else `out`.
+fn dis_target<'o, W: Write>(args: &'o Args, out: &'o mut W) -> dis::Target<'o, W> {
+    match &args.output {
+        Some(path) if path.as_os_str() != "-" => dis::Target::File(path),
+        _ => dis::Target::Out(out),
+    }
 }
 
 /// Reads one bitstream input as `args` ask.

@@ -373,9 +373,33 @@ fn dis_prints_bytecode_as_its_release_did_with_the_path_as_given() {
             assert_eq!(String::from_utf8_lossy(&got), expected, "{release}/{name} (llvc)");
         }
     }
-    // Bitcode is not what --dis reads.
-    let out = Command::new(bcdump()).arg("--dis").arg(sample()).output().unwrap();
+}
+
+#[test]
+fn dis_prints_bitcode_as_llvm_dis_to_stdout_or_out() {
+    // The sample was written by llvm-as-14 (data/make-sample.sh): llvm-dis-14 is the judge.
+    let Ok(expected) = run(Command::new("llvm-dis-14").arg(sample()).arg("-o").arg("-")) else {
+        eprintln!("NOTICE: dis_prints_bitcode_as_llvm_dis_to_stdout_or_out skipped: llvm-dis-14 is missing");
+        return;
+    };
+    // Both were given the same path, which is the ModuleID of both.
+    let got = run(Command::new(bcdump()).arg("--dis").arg(sample())).unwrap();
+    assert_eq!(String::from_utf8(got).unwrap(), String::from_utf8(expected).unwrap());
+    // -o OUT writes the same text; the ModuleID is the input's path either way.
+    let dir = std::env::temp_dir().join(format!("bcdump-dis-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_path = dir.join("hello.ll");
+    let out = Command::new(bcdump()).arg("--dis").arg(sample()).arg("-o").arg(&out_path).output().unwrap();
+    assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+    let written = std::fs::read_to_string(&out_path).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let from_stdout = String::from_utf8(run(Command::new(bcdump()).arg("--dis").arg(sample())).unwrap()).unwrap();
+    assert_eq!(written, from_stdout);
+    // A diagnostics file is not what --dis reads; -o without --dis or --rewrite is refused.
+    let dia = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/warnings.dia");
+    let out = Command::new(bcdump()).arg("--dis").arg(&dia).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr)
-        .contains("--dis reads LLVM 1.x bytecode; this is LLVM IR bitcode"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not LLVM IR bitcode or LLVM 1.x bytecode"), "{out:?}");
+    let out = Command::new(bcdump()).arg("--stats").arg(sample()).arg("-o").arg("x.ll").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -1,0 +1,64 @@
+//! `--dis`: a module as textual IR, through `bitcode_schema::llvm::dis` (LLVM IR bitcode)
+//! or `bitcode_schema::bytecode` (LLVM 1.x bytecode), to standard output or to `-o OUT`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use bitcode_schema::llvm::dis::{disassemble, DisOptions};
+
+use crate::Failure;
+
+/// Where the text goes.
+pub enum Target<'o, W: Write> {
+    /// Standard output (or what stands for it).
+    Out(&'o mut W),
+    /// A file: `OUT`, or for a file of several modules `OUT.0`, `OUT.1`, ... as llvm-dis
+    /// names them.
+    File(&'o Path),
+}
+
+/// Every module of the bitcode in `bytes` as the `llvm-dis` of `llvm_major` prints it (the
+/// version that wrote the module when `None`); `name` is the `; ModuleID`.
+pub fn bitcode<W: Write>(
+    bytes: &[u8],
+    name: &str,
+    llvm_major: Option<u32>,
+    target: Target<'_, W>,
+) -> Result<(), Failure> {
+    let input = bitcode_schema::Input::parse(bytes)?;
+    let options = DisOptions { llvm_major, module_id: name.to_string() };
+    let mut texts = Vec::new();
+    for stream in input.streams()? {
+        texts.extend(disassemble(&stream, &options)?);
+    }
+    write(&texts, target)
+}
+
+/// The texts to their target.
+pub fn write<W: Write>(texts: &[String], target: Target<'_, W>) -> Result<(), Failure> {
+    match target {
+        Target::Out(out) => {
+            for text in texts {
+                out.write_all(text.as_bytes())?;
+            }
+            Ok(())
+        }
+        Target::File(path) => {
+            let paths: Vec<PathBuf> = match texts.len() {
+                1 => vec![path.to_path_buf()],
+                _ => (0..texts.len()).map(|i| numbered(path, i)).collect(),
+            };
+            for (text, path) in texts.iter().zip(paths) {
+                std::fs::write(&path, text).map_err(|e| Failure::WriteFile(path.clone(), e))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `OUT.i`, the file of the `i`th module of several.
+fn numbered(path: &Path, i: usize) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(format!(".{i}"));
+    PathBuf::from(name)
+}

@@ -1,0 +1,186 @@
+//! `llvm::dis` against `llvm-dis`: every LLVM IR module of ../shared/corpus is printed by
+//! the project and by the `llvm-dis` of the LLVM version that wrote it (clang13 → 13,
+//! clang14 and llvmas14 → 14, clang16, llvmas16 and llvmcat16b → 16, clang19 → 19, rustc195
+//! → 22, rustc's `llvm-tools`); the two texts must be equal line for line, all but the
+//! `; ModuleID` line. The version the printer picks from the file must be the same one.
+//!
+//! Modules that still differ are allowed per producer up to a ceiling, a ratchet toward 0:
+//! the test fails as soon as a producer gets worse, and prints each module's first
+//! difference and how many of its lines have no equal on the other side.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use bitcode_schema::llvm::dis::{disassemble, producer_major, DisOptions};
+
+use crate::common::*;
+
+const TEST: &str = "llvm_dis";
+
+/// Per producer (the corpus file name's prefix): the LLVM version of its `llvm-dis`, and
+/// how many of its modules may still print differently (the ratchet).
+const PRODUCERS: &[(&str, u32, usize)] = &[
+    ("clang13", 13, 11),
+    ("clang14", 14, 37),
+    ("clang16", 16, 37),
+    ("clang19", 19, 11),
+    ("llvmas14", 14, 3),
+    ("llvmas16", 16, 4),
+    ("llvmcat16b", 16, 3),
+    ("rustc195", 22, 23),
+];
+
+/// The `llvm-dis` of LLVM `major`, if installed (22: rustc's `llvm-tools` component).
+fn llvm_dis(major: u32) -> Option<PathBuf> {
+    match major {
+        22 => rustc_llvm_tool("llvm-dis"),
+        _ => find_tool(&format!("llvm-dis-{major}")),
+    }
+}
+
+/// The texts `llvm-dis` prints for every module of `file` (one per module: llvm-dis
+/// writes `OUT.0`, `OUT.1`, ... for a file of several), or why it could not.
+fn reference(tool: &Path, file: &Path, scratch: &Path) -> Result<Vec<String>, String> {
+    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("module");
+    let out = scratch.join(format!("{name}.ll"));
+    run(Command::new(tool).arg(file).arg("-o").arg(&out))?;
+    let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
+    if out.is_file() {
+        return Ok(vec![read(&out)?]);
+    }
+    let mut texts = Vec::new();
+    while let Ok(text) = read(&scratch.join(format!("{name}.ll.{}", texts.len()))) {
+        texts.push(text);
+    }
+    if texts.is_empty() {
+        return Err(format!("{} wrote nothing for {name}", tool.display()));
+    }
+    Ok(texts)
+}
+
+/// The lines of a text without its `; ModuleID` line.
+fn body(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| !l.starts_with("; ModuleID = ")).collect()
+}
+
+/// `None` when the texts are equal but for the ModuleID line; else the first difference
+/// and the number of lines of either side without an equal line on the other.
+fn difference(got: &str, expected: &str) -> Option<(String, usize)> {
+    let (g, e) = (body(got), body(expected));
+    if g == e {
+        return None;
+    }
+    let first = match g.iter().zip(&e).position(|(a, b)| a != b) {
+        Some(i) => format!("line {}:\n      got      {:?}\n      expected {:?}", i + 2, g[i], e[i]),
+        None => format!("{} lines, expected {}", g.len() + 1, e.len() + 1),
+    };
+    let mut count: HashMap<&str, isize> = HashMap::new();
+    for l in &e {
+        *count.entry(l).or_default() += 1;
+    }
+    for l in &g {
+        *count.entry(l).or_default() -= 1;
+    }
+    Some((first, count.values().map(|c| c.unsigned_abs()).sum()))
+}
+
+/// How one corpus file fared.
+struct Outcome {
+    producer: &'static str,
+    modules: usize,
+    equal: usize,
+    lines_off: usize,
+    problems: Vec<String>,
+}
+
+/// Prints every module of `file` both ways and compares.
+fn compare(file: &Path, producer: &'static str, major: u32, tool: &Path, scratch: &Path) -> Outcome {
+    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
+    let mut outcome = Outcome { producer, modules: 1, equal: 0, lines_off: 0, problems: Vec::new() };
+    let expected = match reference(tool, file, scratch) {
+        Ok(texts) => texts,
+        Err(e) => {
+            outcome.problems.push(format!("{name}: llvm-dis-{major} cannot read it: {e}"));
+            return outcome;
+        }
+    };
+    outcome.modules = expected.len();
+    let bytes = std::fs::read(file).unwrap();
+    let options = DisOptions { llvm_major: None, module_id: name.clone() };
+    let got = bitcode_schema::Input::parse(&bytes).and_then(|input| {
+        let mut texts = Vec::new();
+        for stream in input.streams()? {
+            let found = producer_major(&stream);
+            if found != Some(major) {
+                outcome.problems.push(format!("{name}: producer_major says {found:?}, not {major}"));
+            }
+            texts.extend(disassemble(&stream, &options)?);
+        }
+        Ok(texts)
+    });
+    let got = match got {
+        Ok(texts) => texts,
+        Err(e) => {
+            outcome.problems.push(format!("{name}: error: {e}"));
+            outcome.lines_off = expected.iter().map(|t| t.lines().count()).sum();
+            return outcome;
+        }
+    };
+    if got.len() != expected.len() {
+        outcome.problems.push(format!("{name}: {} modules, llvm-dis prints {}", got.len(), expected.len()));
+        return outcome;
+    }
+    for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
+        match difference(g, e) {
+            None => outcome.equal += 1,
+            Some((first, off)) => {
+                outcome.lines_off += off;
+                outcome.problems.push(format!("{name} (module {i}): {off} lines differ; first at {first}"));
+            }
+        }
+    }
+    outcome
+}
+
+/// Every corpus IR module prints as the llvm-dis of its own LLVM version prints it.
+pub fn every_corpus_module_prints_as_its_llvm_dis() {
+    let Some(shared) = require_shared(TEST) else { return };
+    let scratch = std::env::temp_dir().join(format!("bitcode-llvm-dis-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let mut jobs = Vec::new();
+    for file in bitstream_files(&shared.join("corpus")) {
+        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if !name.ends_with(".bc") {
+            continue;
+        }
+        let Some(&(producer, major, _)) = PRODUCERS.iter().find(|(p, ..)| name.starts_with(&format!("{p}__"))) else {
+            panic!("{name}: no producer of the table makes it; add its prefix to PRODUCERS");
+        };
+        match llvm_dis(major) {
+            Some(tool) => jobs.push((file, producer, major, tool)),
+            None => missing(TEST, &format!("llvm-dis of LLVM {major} (for {name})")),
+        }
+    }
+    let outcomes = parallel_map(&jobs, |(file, producer, major, tool)| compare(file, producer, *major, tool, &scratch));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let mut regressions = Vec::new();
+    for &(producer, major, ceiling) in PRODUCERS {
+        let mine: Vec<&Outcome> = outcomes.iter().filter(|o| o.producer == producer).collect();
+        let modules: usize = mine.iter().map(|o| o.modules).sum();
+        let equal: usize = mine.iter().map(|o| o.equal).sum();
+        let lines_off: usize = mine.iter().map(|o| o.lines_off).sum();
+        eprintln!("{TEST}: {producer} (llvm-dis-{major}): {equal}/{modules} modules equal, {lines_off} lines differ");
+        for problem in mine.iter().flat_map(|o| &o.problems) {
+            eprintln!("    {problem}");
+        }
+        if modules - equal > ceiling {
+            regressions.push(format!("{producer}: {} modules differ, the ceiling is {ceiling}", modules - equal));
+        }
+        let wrong_version = mine.iter().flat_map(|o| &o.problems).find(|p| p.contains("producer_major"));
+        if let Some(p) = wrong_version {
+            regressions.push(p.clone());
+        }
+    }
+    assert!(regressions.is_empty(), "{TEST}: worse than the ratchet:\n  {}", regressions.join("\n  "));
+}
