@@ -1046,3 +1046,30 @@ pub fn bytecode_container(data: &[u8]) {
         assert_eq!(plain.map_err(|e| e.to_string()), stored, "llvm and llvc0 read the module differently");
     }
 }
+
+/// The printer of `bcdump --dis`: every module of the input is built into the module model
+/// and printed as llvm-dis of its version (and of LLVM 14 and 22, typed and opaque
+/// pointers), or fails with an error at a bit within the input (a module LLVM's reader
+/// would reject: bad type ids, forward references that never resolve, operands of the
+/// wrong type); never a panic. The same input gives the same answer twice.
+pub fn llvm_dis(data: &[u8]) {
+    use bitcode_schema::llvm::dis::{disassemble, DisOptions};
+    let bits = input_bits(data);
+    let Ok(input) = Input::parse(data) else { return };
+    let Ok(streams) = input.streams() else { return };
+    for stream in &streams {
+        for llvm_major in [None, Some(14), Some(22)] {
+            let options = DisOptions { llvm_major, module_id: "fuzz".to_string() };
+            let first = disassemble(stream, &options);
+            if let Err(e) = &first {
+                check_error(e, bits);
+            }
+            let again = disassemble(stream, &options);
+            assert_eq!(
+                first.as_ref().map_err(ToString::to_string),
+                again.as_ref().map_err(ToString::to_string),
+                "two printings of the same input"
+            );
+        }
+    }
+}

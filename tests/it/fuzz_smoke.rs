@@ -192,6 +192,15 @@ pub fn llvm_module_survives_corpus_mutants() {
     smoke("llvm_module", bodies::llvm_module, &seeds);
 }
 
+/// `llvm_dis` (the module model and its printer) on the corpus's small .bc files and
+/// their mutants.
+pub fn llvm_dis_survives_corpus_mutants() {
+    let Some(shared) = require_shared("fuzz_smoke") else { return };
+    quiet_panics();
+    let seeds = seeds(&shared, &[".bc"]);
+    smoke("llvm_dis", bodies::llvm_dis, &seeds);
+}
+
 /// `diagnostics_remarks` on the corpus's .dia and remarks files and their mutants.
 pub fn diagnostics_remarks_survive_corpus_mutants() {
     let Some(shared) = require_shared("fuzz_smoke") else { return };

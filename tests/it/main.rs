@@ -82,6 +82,7 @@ const TESTS: &[Test] = &[
     test!(embedded_objects::objects_without_bitcode_are_an_error, needs: []),
     test!(fuzz_smoke::raw_walk_survives_corpus_mutants, needs: [SHARED]),
     test!(fuzz_smoke::llvm_module_survives_corpus_mutants, needs: [SHARED]),
+    test!(fuzz_smoke::llvm_dis_survives_corpus_mutants, needs: [SHARED]),
     test!(fuzz_smoke::diagnostics_remarks_survive_corpus_mutants, needs: [SHARED]),
     test!(fuzz_smoke::bytecode_container_survives_corpus_mutants, needs: [SHARED]),
     test!(fuzz_smoke::writer_roundtrip_holds_for_programs_from_corpus_bytes, needs: [SHARED]),
