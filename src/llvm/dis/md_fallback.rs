@@ -48,6 +48,8 @@ pub struct Metadata<'a> {
     /// For the current function: arena index of each function-level id.
     function_ids: Vec<u32>,
     in_function: bool,
+    /// Where the current function's entries start in the arena.
+    function_base: usize,
     /// Whether a node kind was met that this stand-in cannot print.
     pub unsupported: bool,
 }
@@ -93,8 +95,14 @@ impl<'a> Metadata<'a> {
                 let local = self.in_function;
                 self.push(Md::Value { ty: v.r#type.0, value: v.value.0, local })
             }
-            M::Node(n) => self.push(Md::Tuple { distinct: false, operands: n.operands.clone() }),
-            M::DistinctNode(n) => self.push(Md::Tuple { distinct: true, operands: n.operands.clone() }),
+            M::Node(n) => {
+                let operands = n.operands.iter().map(|o| o.map(|o| self.arena_index(o))).collect();
+                self.push(Md::Tuple { distinct: false, operands })
+            }
+            M::DistinctNode(n) => {
+                let operands = n.operands.iter().map(|o| o.map(|o| self.arena_index(o))).collect();
+                self.push(Md::Tuple { distinct: true, operands })
+            }
             M::Name(n) => self.pending_name = Some(n.name.clone()),
             M::NamedNode(n) => {
                 let name = self.pending_name.take().ok_or("NAMED_NODE without a NAME")?;
@@ -127,6 +135,15 @@ impl<'a> Metadata<'a> {
     pub fn begin_function(&mut self) {
         self.in_function = true;
         self.function_ids.clear();
+        self.function_base = self.arena.len();
+    }
+
+    /// Where bitcode id `id` of the current scope is (or will be) in the arena.
+    fn arena_index(&self, id: u32) -> u32 {
+        match (id as usize).checked_sub(self.module_ids) {
+            Some(local) if self.in_function => (self.function_base + local) as u32,
+            _ => id,
+        }
     }
 
     /// The function's metadata ends.

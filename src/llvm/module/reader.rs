@@ -50,6 +50,10 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                     if stack.len() == 1 && id == ir::type_block::ID {
                         if let Some(m) = modules.last_mut() {
                             m.typed_pointers = m.types.has_typed_pointers();
+                            if let Some(bad) = m.types.dangling() {
+                                let at = walker.cursor().position();
+                                return Err(walker.locate(invalid(at, format!("type {bad} is referred to but never defined"))));
+                            }
                         }
                     }
                     (None, false)
@@ -110,6 +114,8 @@ struct State<'a> {
     struct_name: Option<Vec<u8>>,
     /// The program address space from the data layout.
     program_as: u32,
+    /// The type table's size as NUMENTRY gives it.
+    num_types: usize,
 }
 
 impl<'a> State<'a> {
@@ -189,15 +195,22 @@ impl<'a> State<'a> {
         r: ir::type_block::Record<'a>,
     ) -> std::result::Result<(), String> {
         use ir::type_block::Record as T;
-        let check = |m: &Module<'a>, id: u32| {
-            if (id as usize) < m.types.len() {
+        // Named structs may be referred to before their record (LLVM makes a placeholder):
+        // any id the table will hold is accepted, and checked when the block ends.
+        let limit = self.num_types.max(m.types.len());
+        let check = |_: &Module<'a>, id: u32| {
+            if (id as usize) < limit {
                 Ok(id)
             } else {
                 Err(format!("type {id} is used before it is defined"))
             }
         };
         let ty = match r {
-            T::NumEntry(_) => return Ok(()),
+            T::NumEntry(n) => {
+                // Bounded by the records that can follow: a guard, not an allocation.
+                self.num_types = n.num_entries as usize;
+                return Ok(());
+            }
             T::StructName(n) => {
                 self.struct_name = Some(n.name.to_vec());
                 return Ok(());

@@ -165,6 +165,23 @@ impl Types {
         id
     }
 
+    /// A type id some type refers to that the table does not hold, if any.
+    pub fn dangling(&self) -> Option<TypeRef> {
+        let n = self.list.len() as TypeRef;
+        let bad = |t: &TypeRef| *t >= n;
+        self.list.iter().find_map(|t| {
+            let refs: Vec<TypeRef> = match t {
+                Type::Pointer { pointee: Some(p), .. } => vec![*p],
+                Type::Function { ret, params, .. } => std::iter::once(*ret).chain(params.iter().copied()).collect(),
+                Type::Struct { elements: Some(e), .. } => e.clone(),
+                Type::Array { element, .. } | Type::Vector { element, .. } => vec![*element],
+                Type::Target { types, .. } => types.clone(),
+                _ => Vec::new(),
+            };
+            refs.into_iter().find(bad)
+        })
+    }
+
     /// Whether `id` is a typed-pointer type (so the module prints typed pointers).
     pub fn has_typed_pointers(&self) -> bool {
         self.list.iter().any(|t| matches!(t, Type::Pointer { pointee: Some(_), .. }))
