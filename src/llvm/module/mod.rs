@@ -1,4 +1,114 @@
 //! The module model: an LLVM IR module read from bitcode into types, global values,
 //! constants, function bodies and metadata, with every operand resolved.
+//!
+//! [`read_modules`] reads every module of a stream; function bodies are read when asked
+//! ([`Module::function_body`]), so a printer can build, print and drop one at a time.
 
+pub mod attributes;
+mod body;
+pub mod constants;
+pub mod function;
+pub mod globals;
+pub mod instructions;
 pub mod metadata;
+mod reader;
+pub mod types;
+pub mod values;
+
+#[cfg(test)]
+mod tests;
+
+use bitcode_schema_runtime::decode::Bytes;
+
+pub use attributes::{Attribute, AttributeList, AttributeSet, Attributes};
+pub use constants::{Constant, ValueRef};
+pub use function::{BasicBlock, FunctionBody};
+pub use globals::{Comdat, Function, GlobalCommon, GlobalVar, Indirect};
+pub use instructions::{Atomic, Call, DebugLoc, DebugRecord, Instruction, Op};
+pub use reader::read_modules;
+pub use types::{Type, TypeRef, Types};
+pub use values::{Value, ValueKind};
+
+use crate::llvm::ir::metadata_block;
+use crate::llvm::Walker;
+
+/// An error of a module's content, with no offset (for callers outside the reader).
+pub fn invalid_error(problem: String) -> bitcode_schema_runtime::Error {
+    body::invalid(0, problem)
+}
+
+/// One module of a bitcode stream.
+#[derive(Clone, Debug, Default)]
+pub struct Module<'a> {
+    /// The IDENTIFICATION block's producer string.
+    pub producer: Option<Bytes<'a>>,
+    /// MODULE_CODE_VERSION.
+    pub version: u64,
+    /// The target triple.
+    pub triple: Bytes<'a>,
+    /// The data layout string.
+    pub datalayout: Bytes<'a>,
+    /// The source file name.
+    pub source_filename: Option<Bytes<'a>>,
+    /// Module-level inline asm.
+    pub asm: Bytes<'a>,
+    /// The types.
+    pub types: Types,
+    /// Whether the module's pointers are typed (LLVM 14 and older writers).
+    pub typed_pointers: bool,
+    /// Global variables in order.
+    pub globals: Vec<GlobalVar<'a>>,
+    /// Functions in order.
+    pub functions: Vec<Function<'a>>,
+    /// Aliases in order.
+    pub aliases: Vec<Indirect<'a>>,
+    /// Ifuncs in order.
+    pub ifuncs: Vec<Indirect<'a>>,
+    /// Comdats in order.
+    pub comdats: Vec<Comdat<'a>>,
+    /// Module-level values by id: global values in record order, then constants.
+    pub values: Vec<Value<'a>>,
+    /// Attribute groups and lists.
+    pub attributes: Attributes<'a>,
+    /// Synchronization scope names.
+    pub sync_scopes: Vec<Bytes<'a>>,
+    /// Operand bundle tags.
+    pub bundle_tags: Vec<Bytes<'a>>,
+    /// Metadata kinds (id, name) in record order.
+    pub md_kinds: Vec<(u32, Bytes<'a>)>,
+    /// The module-level METADATA_BLOCK's records in order.
+    pub metadata: Vec<metadata_block::Record<'a>>,
+    /// For each function with a body, in order: its index and a walker at its block.
+    bodies: Vec<(u32, Walker<'a>)>,
+}
+
+impl<'a> Module<'a> {
+    /// The functions that have bodies, in the order of their blocks.
+    pub fn bodies(&self) -> impl Iterator<Item = u32> + '_ {
+        self.bodies.iter().map(|(f, _)| *f)
+    }
+
+    /// Reads the body of the `n`th function with a body (in block order).
+    pub fn function_body(&mut self, n: usize) -> bitcode_schema_runtime::Result<FunctionBody<'a>> {
+        let Some((function, walker)) = self.bodies.get(n).cloned() else {
+            return Err(body::invalid(0, format!("no function body number {n}")));
+        };
+        body::read_body(self, function, walker)
+    }
+
+    /// The name of a global value by value id, when it is one.
+    pub fn global_name(&self, id: ValueRef) -> Option<&Bytes<'a>> {
+        self.common(id).map(|c| &c.name)
+    }
+
+    /// The shared fields of the global value with value id `id`.
+    pub fn common(&self, id: ValueRef) -> Option<&GlobalCommon<'a>> {
+        match self.values.get(id as usize)?.kind {
+            ValueKind::Global(i) => self.globals.get(i as usize).map(|g| &g.common),
+            ValueKind::Function(i) => self.functions.get(i as usize).map(|g| &g.common),
+            ValueKind::Alias(i) => self.aliases.get(i as usize).map(|g| &g.common),
+            ValueKind::Ifunc(i) => self.ifuncs.get(i as usize).map(|g| &g.common),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! Attributes as `Attribute::getAsString` spells them, per LLVM version.
+
+use std::fmt::Write;
+
+use super::names;
+use super::types::TypePrinter;
+use crate::llvm::ir::AttributeKind as K;
+use crate::llvm::module::{Attribute, Types};
+
+/// What attribute printing needs: the types (for type attributes) and the version.
+pub struct AttrWriter<'p> {
+    /// The module's types.
+    pub types: &'p Types,
+    /// Their printer.
+    pub printer: &'p TypePrinter,
+    /// The LLVM major version.
+    pub major: u32,
+}
+
+/// `none`, `read`, `write`, `readwrite`.
+fn mod_ref(bits: u64) -> &'static str {
+    match bits & 3 {
+        0 => "none",
+        1 => "read",
+        2 => "write",
+        _ => "readwrite",
+    }
+}
+
+impl AttrWriter<'_> {
+    /// Writes a set, space-separated; `in_group` for an `attributes #N` line.
+    pub fn write_set(&self, out: &mut String, set: &[Attribute<'_>], in_group: bool) {
+        for (i, a) in set.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            self.write(out, a, in_group);
+        }
+    }
+
+    /// Writes one attribute.
+    pub fn write(&self, out: &mut String, a: &Attribute<'_>, in_group: bool) {
+        match a {
+            Attribute::Enum(k) => out.push_str(k.name()),
+            Attribute::Int(k, v) => self.write_int(out, *k, *v, in_group),
+            Attribute::Type(k, t) => {
+                out.push_str(k.name());
+                if let Some(t) = t {
+                    out.push('(');
+                    self.printer.write(out, self.types, *t);
+                    out.push(')');
+                }
+            }
+            Attribute::String(key, value) => {
+                out.push('"');
+                names::escaped(out, key);
+                out.push('"');
+                if let Some(v) = value {
+                    out.push_str("=\"");
+                    names::escaped(out, v);
+                    out.push('"');
+                }
+            }
+            Attribute::Range(k, width, lower, upper) => {
+                let _ = write!(out, "{}(i{width} ", k.name());
+                write_apint(out, lower, *width);
+                out.push_str(", ");
+                write_apint(out, upper, *width);
+                out.push(')');
+            }
+            Attribute::RangeList(k, width, ranges) => {
+                out.push_str(k.name());
+                out.push('(');
+                for (i, (lo, hi)) in ranges.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push('(');
+                    write_apint(out, lo, *width);
+                    out.push_str(", ");
+                    write_apint(out, hi, *width);
+                    out.push(')');
+                }
+                out.push(')');
+            }
+        }
+    }
+
+    fn write_int(&self, out: &mut String, k: K, v: u64, in_group: bool) {
+        match k {
+            K::Align => {
+                let _ = if in_group { write!(out, "align={v}") } else { write!(out, "align {v}") };
+            }
+            K::Alignstack => {
+                let _ = if in_group { write!(out, "alignstack={v}") } else { write!(out, "alignstack({v})") };
+            }
+            K::Allocsize => {
+                let elem = v >> 32;
+                let num = v & 0xFFFF_FFFF;
+                let _ = if num == 0xFFFF_FFFF {
+                    write!(out, "allocsize({elem})")
+                } else {
+                    write!(out, "allocsize({elem},{num})")
+                };
+            }
+            K::VscaleRange => {
+                let _ = write!(out, "vscale_range({},{})", v >> 32, v & 0xFFFF_FFFF);
+            }
+            K::Uwtable => match v {
+                1 => out.push_str("uwtable(sync)"),
+                _ => out.push_str("uwtable"),
+            },
+            K::Memory => self.write_memory(out, v),
+            K::Allockind => {
+                out.push_str("allockind(\"");
+                let mut parts = Vec::new();
+                for (bit, name) in [
+                    (1, "alloc"),
+                    (2, "realloc"),
+                    (4, "free"),
+                    (8, "uninitialized"),
+                    (16, "zeroed"),
+                    (32, "aligned"),
+                ] {
+                    if v & bit != 0 {
+                        parts.push(name);
+                    }
+                }
+                out.push_str(&parts.join(","));
+                out.push_str("\")");
+            }
+            K::Nofpclass => {
+                out.push_str("nofpclass(");
+                let names = [(0x3, "nan"), (0x204, "inf"), (0x90, "zero"), (0x108, "sub"), (0x60, "norm")];
+                let singles = [
+                    (0x1, "snan"),
+                    (0x2, "qnan"),
+                    (0x4, "ninf"),
+                    (0x8, "nnorm"),
+                    (0x10, "nsub"),
+                    (0x20, "nzero"),
+                    (0x40, "pzero"),
+                    (0x80, "psub"),
+                    (0x100, "pnorm"),
+                    (0x200, "pinf"),
+                ];
+                if v & 0x3ff == 0x3ff {
+                    out.push_str("all");
+                } else {
+                    let mut rest = v & 0x3ff;
+                    let mut parts = Vec::new();
+                    for (mask, name) in names {
+                        if rest & mask == mask {
+                            parts.push(name);
+                            rest &= !mask;
+                        }
+                    }
+                    for (mask, name) in singles {
+                        if rest & mask == mask {
+                            parts.push(name);
+                            rest &= !mask;
+                        }
+                    }
+                    out.push_str(&parts.join(" "));
+                }
+                out.push(')');
+            }
+            _ => {
+                let _ = write!(out, "{}({v})", k.name());
+            }
+        }
+    }
+
+    /// `memory(...)`: two bits per location (argmem, inaccessiblemem, [errnomem,] other).
+    fn write_memory(&self, out: &mut String, v: u64) {
+        let locations: &[&str] = if self.major >= 20 {
+            &["argmem", "inaccessiblemem", "errnomem"]
+        } else {
+            &["argmem", "inaccessiblemem"]
+        };
+        let other = (v >> (2 * locations.len())) & 3;
+        let all_same = locations.iter().enumerate().all(|(i, _)| (v >> (2 * i)) & 3 == other);
+        out.push_str("memory(");
+        let mut first = true;
+        if other != 0 || all_same {
+            out.push_str(mod_ref(other));
+            first = false;
+        }
+        for (i, name) in locations.iter().enumerate() {
+            let mr = (v >> (2 * i)) & 3;
+            if mr == other {
+                continue;
+            }
+            if !first {
+                out.push_str(", ");
+            }
+            first = false;
+            let _ = write!(out, "{name}: {}", mod_ref(mr));
+        }
+        out.push(')');
+    }
+}
+
+/// An integer of `width` bits given as 64-bit words, as a signed decimal.
+pub fn write_apint(out: &mut String, words: &[u64], width: u32) {
+    if width <= 64 {
+        let w = words.first().copied().unwrap_or(0);
+        let v =
+            if width == 0 || width == 64 { w as i64 } else { ((w << (64 - width)) as i64) >> (64 - width) };
+        let _ = write!(out, "{v}");
+        return;
+    }
+    // Wider: two's complement over the words, as a decimal (i128 covers up to 128 bits).
+    let lo = words.first().copied().unwrap_or(0) as u128;
+    let hi = words.get(1).copied().unwrap_or(0) as u128;
+    let v = ((hi << 64) | lo) as i128;
+    let v = if width < 128 { (v << (128 - width)) >> (128 - width) } else { v };
+    let _ = write!(out, "{v}");
+}

@@ -1,0 +1,30 @@
+//! Names and strings as the assembly writer spells them.
+
+use std::fmt::Write;
+
+/// `printEscapedString`: printable ASCII but `\` and `"` as is, other bytes `\XX`.
+pub fn escaped(out: &mut String, bytes: &[u8]) {
+    for &b in bytes {
+        if (0x20..0x7f).contains(&b) && b != b'\\' && b != b'"' {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "\\{b:02X}");
+        }
+    }
+}
+
+/// A name with its sigil (`@`, `%`, `$`), quoted when it has characters an identifier
+/// cannot.
+pub fn name(out: &mut String, sigil: char, bytes: &[u8]) {
+    out.push(sigil);
+    let plain = bytes.first().is_some_and(|b| !b.is_ascii_digit())
+        && bytes.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'-' || c == b'.' || c == b'_');
+    if plain || bytes.is_empty() {
+        // Plain names are ASCII.
+        out.push_str(std::str::from_utf8(bytes).unwrap_or_default());
+    } else {
+        out.push('"');
+        escaped(out, bytes);
+        out.push('"');
+    }
+}

@@ -1,0 +1,104 @@
+//! Slot numbers of a function's unnamed values and blocks (SlotTracker::processFunction)
+//! and each block's predecessors in use-list order.
+
+use std::collections::HashMap;
+
+use crate::llvm::module::{FunctionBody, Op};
+
+/// The local numbering of one function.
+#[derive(Debug, Default)]
+pub struct LocalSlots {
+    /// Slots of unnamed arguments and instructions, by value id.
+    pub values: HashMap<u32, u32>,
+    /// Slots of unnamed blocks, by block index.
+    pub blocks: Vec<Option<u32>>,
+    /// Predecessors of each block, as `; preds =` lists them.
+    pub preds: Vec<Vec<u32>>,
+}
+
+impl LocalSlots {
+    /// Numbers `body` (whose first argument has value id `body.first_local`).
+    pub fn new(body: &FunctionBody<'_>, params: usize, use_lists: &[(u32, Vec<u64>)]) -> Self {
+        let mut next = 0u32;
+        let mut values = HashMap::new();
+        for i in 0..params as u32 {
+            let id = body.first_local + i;
+            if !body.names.contains_key(&id) {
+                values.insert(id, next);
+                next += 1;
+            }
+        }
+        let mut blocks = Vec::with_capacity(body.blocks.len());
+        for b in &body.blocks {
+            if b.name.is_none() {
+                blocks.push(Some(next));
+                next += 1;
+            } else {
+                blocks.push(None);
+            }
+            for inst in body.instructions.get(b.start as usize..b.end as usize).unwrap_or_default() {
+                if let Some(id) = inst.value {
+                    if !body.names.contains_key(&id) {
+                        values.insert(id, next);
+                        next += 1;
+                    }
+                }
+            }
+        }
+        // Uses of each block in the order the reader makes them; the use list holds them
+        // newest first, unless a USELIST_BB record reorders it.
+        let mut uses: Vec<Vec<u32>> = vec![Vec::new(); body.blocks.len()];
+        for (bi, b) in body.blocks.iter().enumerate() {
+            for inst in body.instructions.get(b.start as usize..b.end as usize).unwrap_or_default() {
+                let mut add = |dest: u32| {
+                    if let Some(u) = uses.get_mut(dest as usize) {
+                        u.push(bi as u32);
+                    }
+                };
+                match &inst.op {
+                    Op::Br { dest, conditional } => {
+                        add(*dest);
+                        if let Some((_, f)) = conditional {
+                            add(*f);
+                        }
+                    }
+                    Op::Switch { default, cases, .. } => {
+                        add(*default);
+                        for (_, d) in cases {
+                            add(*d);
+                        }
+                    }
+                    Op::IndirectBr { dests, .. } => dests.iter().for_each(|d| add(*d)),
+                    Op::Invoke { normal, unwind, .. } => {
+                        add(*normal);
+                        add(*unwind);
+                    }
+                    Op::CallBr { default, indirect, .. } => {
+                        add(*default);
+                        indirect.iter().for_each(|d| add(*d));
+                    }
+                    Op::CleanupRet { unwind: Some(u), .. } => add(*u),
+                    Op::CatchRet { successor, .. } => add(*successor),
+                    Op::CatchSwitch { handlers, unwind, .. } => {
+                        if let Some(u) = unwind {
+                            add(*u);
+                        }
+                        handlers.iter().for_each(|d| add(*d));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut preds: Vec<Vec<u32>> = uses.into_iter().map(|u| u.into_iter().rev().collect()).collect();
+        for (block, order) in use_lists {
+            let Some(list) = preds.get_mut(*block as usize) else { continue };
+            if order.len() != list.len() {
+                continue;
+            }
+            let mut keyed: Vec<(u64, u32)> = order.iter().copied().zip(list.iter().copied()).collect();
+            keyed.sort_by_key(|(k, _)| *k);
+            *list = keyed.into_iter().map(|(_, b)| b).collect();
+        }
+        LocalSlots { values, blocks, preds }
+    }
+}

@@ -1,0 +1,96 @@
+//! Corpus tests: every module of /work/shared/corpus printed and compared with the
+//! output of the llvm-dis of its producer's version, in /tmp/ref.
+
+use std::path::{Path, PathBuf};
+
+use super::{disassemble, producer_major, DisOptions};
+
+const CORPUS: &str = "/work/shared/corpus";
+const REFERENCE: &str = "/tmp/ref";
+
+/// How many corpus modules must print equal to their reference (a ratchet: raise it).
+const EQUAL_AT_LEAST: usize = 37;
+
+/// The corpus files with a reference, and their reference texts (one per module).
+fn corpus() -> Option<Vec<(PathBuf, Vec<String>)>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(CORPUS)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "bc"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let name = f.file_name()?.to_string_lossy().to_string();
+        let single = Path::new(REFERENCE).join(format!("{name}.ll"));
+        let refs: Vec<String> = if single.exists() {
+            vec![std::fs::read_to_string(single).ok()?]
+        } else {
+            (0..)
+                .map_while(|i| {
+                    std::fs::read_to_string(Path::new(REFERENCE).join(format!("{name}.ll.{i}"))).ok()
+                })
+                .collect()
+        };
+        if !refs.is_empty() {
+            out.push((f, refs));
+        }
+    }
+    Some(out)
+}
+
+/// Lines that differ between two texts (a rough count: by position after the first
+/// line, plus the difference in length).
+fn differing_lines(a: &str, b: &str) -> usize {
+    let a: Vec<&str> = a.lines().skip(1).collect();
+    let b: Vec<&str> = b.lines().skip(1).collect();
+    let same = a.iter().zip(&b).filter(|(x, y)| x == y).count();
+    a.len().max(b.len()) - same
+}
+
+#[test]
+fn corpus_modules_print_as_llvm_dis() {
+    let Some(files) = corpus() else {
+        println!("SKIPPED: no corpus at {CORPUS}");
+        return;
+    };
+    if files.is_empty() {
+        println!("SKIPPED: no references in {REFERENCE}");
+        return;
+    }
+    let dump = std::env::var("DIS_DUMP").ok();
+    let (mut equal, mut total, mut lines) = (0, 0, 0);
+    for (path, refs) in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let input = crate::Input::parse(&bytes).unwrap();
+        let streams = input.streams().unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let options = DisOptions { llvm_major: producer_major(&streams[0]), module_id: name.clone() };
+        let texts = match disassemble(&streams[0], &options) {
+            Ok(t) => t,
+            Err(e) => {
+                println!("{name}: error: {e}");
+                total += refs.len();
+                lines += refs.iter().map(|r| r.lines().count()).sum::<usize>();
+                continue;
+            }
+        };
+        for (i, r) in refs.iter().enumerate() {
+            total += 1;
+            let text = texts.get(i).map_or("", |t| t.as_str());
+            if let Some(dir) = &dump {
+                let suffix = if refs.len() > 1 { format!(".{i}") } else { String::new() };
+                let _ = std::fs::write(Path::new(dir).join(format!("{name}.ll{suffix}")), text);
+            }
+            let d = differing_lines(text, r);
+            if d == 0 {
+                equal += 1;
+            } else {
+                println!("{name}[{i}]: {d} lines differ");
+                lines += d;
+            }
+        }
+    }
+    println!("equal {equal}/{total}, {lines} differing lines");
+    assert!(equal >= EQUAL_AT_LEAST, "equal {equal}/{total}: fewer than {EQUAL_AT_LEAST}");
+}

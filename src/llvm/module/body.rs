@@ -1,0 +1,902 @@
+//! Reading constants and function bodies: instructions with their result types, local
+//! constants, names, attachments, debug locations and debug records.
+
+use bitcode_schema_runtime::decode::ValueRef as Operand;
+use bitcode_schema_runtime::{Error, ErrorKind, Result};
+
+use super::constants::{Constant, ValueRef};
+use super::function::{BasicBlock, FunctionBody};
+use super::instructions::{Atomic, Call, DebugLoc, DebugRecord, Instruction, Op};
+use super::types::{Type, TypeRef};
+use super::values::{Value, ValueKind};
+use super::Module;
+use crate::llvm::ir::{self, constants_block as cb, function_block as fb};
+use crate::llvm::{Walker, WalkerEvent};
+
+/// An error of the module's content (not of the bitstream) at `bit_offset`.
+pub(crate) fn invalid(bit_offset: u64, problem: String) -> Error {
+    Error::new(ErrorKind::Invalid(problem), bit_offset)
+}
+
+/// A constant of type `ty` from its CONSTANTS_BLOCK record.
+pub(super) fn read_constant<'a>(
+    m: &Module<'a>,
+    r: cb::Record<'a>,
+    ty: TypeRef,
+) -> std::result::Result<Constant<'a>, String> {
+    use cb::Record as C;
+    let gep = |source: u32, inbounds: bool, nusw: bool, nuw: bool, inrange: Option<u64>, ops: Vec<u32>| {
+        Constant::Gep { source, inbounds, nusw, nuw, inrange_index: inrange, operands: ops }
+    };
+    Ok(match r {
+        C::Null(_) => Constant::Null,
+        C::Undef(_) => Constant::Undef,
+        C::Poison(_) => Constant::Poison,
+        C::Integer(i) => Constant::Int(i.value),
+        C::WideInteger(w) => Constant::WideInt(w.words.iter().map(|&w| w as u64).collect()),
+        C::Float(f) => Constant::Float(f.bits, f.extra_bits.unwrap_or(0)),
+        C::Aggregate(a) => Constant::Aggregate(a.elements.iter().map(|e| e.0).collect()),
+        C::String(s) => Constant::String { bytes: s.bytes, cstring: false },
+        C::Cstring(s) => Constant::String { bytes: s.bytes, cstring: true },
+        C::Data(d) => Constant::Data(d.elements),
+        C::CeBinop(b) => {
+            Constant::Binary { opcode: b.opcode, flags: b.flags.unwrap_or(0), lhs: b.lhs.0, rhs: b.rhs.0 }
+        }
+        C::CeUnop(u) => Constant::Unary { opcode: u.opcode, operand: u.operand.0 },
+        C::CeCast(c) => Constant::Cast { opcode: c.opcode, operand: c.operand.0 },
+        C::CeGepOld(g) => {
+            let source = g.source_type.ok_or("an old getelementptr constant")?.0;
+            gep(
+                source,
+                false,
+                false,
+                false,
+                None,
+                g.operands.unwrap_or_default().iter().map(|o| o.value.0).collect(),
+            )
+        }
+        C::CeInboundsGep(g) => {
+            let source = g.source_type.ok_or("an old getelementptr constant")?.0;
+            gep(
+                source,
+                true,
+                false,
+                false,
+                None,
+                g.operands.unwrap_or_default().iter().map(|o| o.value.0).collect(),
+            )
+        }
+        C::CeGepWithInrangeIndexOld(g) => {
+            let ops = g.operands.iter().map(|o| o.value.0).collect();
+            gep(g.source_type.0, g.flags.inbounds, false, false, Some(g.flags.inrange_index), ops)
+        }
+        C::CeGep(g) => {
+            let ops = g.operands.iter().map(|o| o.value.0).collect();
+            gep(g.source_type.0, g.flags.inbounds, g.flags.nusw, g.flags.nuw, None, ops)
+        }
+        C::CeGepWithInrange(g) => {
+            // The range comes first; the pairs are the rest (ranges up to 64 bits only).
+            let rest = g.range_and_operands.get(2..).ok_or("a getelementptr constant cut short")?;
+            let ops = rest.chunks(2).filter_map(|p| p.get(1).map(|v| *v as u32)).collect();
+            gep(g.source_type.0, g.flags.inbounds, g.flags.nusw, g.flags.nuw, None, ops)
+        }
+        C::CeSelect(s) => Constant::Select(s.condition.0, s.true_value.0, s.false_value.0),
+        C::CeExtractelt(e) => {
+            let index = e.index.map(|i| i.0).ok_or("an old extractelement constant")?;
+            Constant::ExtractElement(e.vector.0, index)
+        }
+        C::CeInsertelt(e) => {
+            let index = e.index.map(|i| i.0).ok_or("an old insertelement constant")?;
+            Constant::InsertElement(e.vector.0, e.element.0, index)
+        }
+        C::CeShufflevec(s) => Constant::ShuffleVector(s.vector1.0, s.vector2.0, s.mask.0),
+        C::CeShufvecEx(s) => Constant::ShuffleVector(s.vector1.0, s.vector2.0, s.mask.0),
+        C::CeCmp(c) => Constant::Compare { predicate: c.predicate, lhs: c.lhs.0, rhs: c.rhs.0 },
+        C::Blockaddress(b) => Constant::BlockAddress { function: b.function.0, block: b.block },
+        C::DsoLocalEquivalent(d) => Constant::DsoLocalEquivalent(d.global.0),
+        C::NoCfiValue(n) => Constant::NoCfi(n.function.0),
+        C::Inlineasm(a) => Constant::InlineAsm {
+            function_type: a.function_type.0,
+            side_effect: a.flags.has_side_effects,
+            align_stack: a.flags.is_align_stack,
+            intel: a.flags.intel_dialect,
+            unwind: a.flags.can_throw,
+            asm: a.asm_string,
+            constraints: a.constraints,
+        },
+        C::InlineasmOld3(a) => Constant::InlineAsm {
+            function_type: m.types.pointee(ty).unwrap_or(ty),
+            side_effect: a.flags.has_side_effects,
+            align_stack: a.flags.is_align_stack,
+            intel: a.flags.intel_dialect,
+            unwind: a.flags.can_throw,
+            asm: a.asm_string,
+            constraints: a.constraints,
+        },
+        C::InlineasmOld2(a) => Constant::InlineAsm {
+            function_type: m.types.pointee(ty).unwrap_or(ty),
+            side_effect: a.flags.has_side_effects,
+            align_stack: a.flags.is_align_stack,
+            intel: a.flags.intel_dialect,
+            unwind: false,
+            asm: a.asm_string,
+            constraints: a.constraints,
+        },
+        C::Ptrauth(p) => {
+            Constant::PtrAuth(vec![p.pointer.0, p.key.0, p.discriminator.0, p.address_discriminator.0])
+        }
+        _ => return Err("a constant record this reader does not know".into()),
+    })
+}
+
+/// The body of function `function`, read by `walker` (just inside its block).
+pub(super) fn read_body<'a>(
+    m: &mut Module<'a>,
+    function: u32,
+    mut walker: Walker<'a>,
+) -> Result<FunctionBody<'a>> {
+    let f = m.functions.get(function as usize).ok_or_else(|| invalid(0, "no such function".into()))?;
+    let fty = f.common.value_type;
+    let (_, params, _) =
+        m.types.function(fty).ok_or_else(|| invalid(0, "a function without a function type".into()))?;
+    let params = params.to_vec();
+    let mut reader = BodyReader {
+        body: FunctionBody { function, first_local: m.values.len() as u32, ..FunctionBody::default() },
+        constant_type: 0,
+        last_loc: None,
+        bundles: Vec::new(),
+        declared_blocks: 0,
+        block_names: Vec::new(),
+    };
+    for (i, p) in params.iter().enumerate() {
+        reader.body.values.push(Value { ty: *p, kind: ValueKind::Argument(i as u32) });
+    }
+    reader.body.blocks.push(BasicBlock::default());
+    let mut depth = 0usize;
+    let mut block_stack: Vec<u32> = vec![fb::ID];
+    loop {
+        let step = {
+            let Some(event) = walker.next_event()? else { break };
+            match event {
+                WalkerEvent::Block(h) => {
+                    depth += 1;
+                    block_stack.push(h.id);
+                    if h.id == cb::ID {
+                        reader.constant_type = 0;
+                    }
+                    None
+                }
+                WalkerEvent::EndBlock(_) | WalkerEvent::Deferred { .. } => {
+                    if depth == 0 {
+                        break;
+                    }
+                    depth -= 1;
+                    block_stack.pop();
+                    None
+                }
+                WalkerEvent::Record { block, record, ctx } => {
+                    let offset = record.bit_offset;
+                    let decoded = ir::decode_record(block, &record, ctx)
+                        .map_err(|e| e.with_block_path(record.path.ids()))?;
+                    Some((decoded, offset, ctx.value_number))
+                }
+            }
+        };
+        let Some((record, offset, value_number)) = step else { continue };
+        reader.record(m, record, value_number).map_err(|p| {
+            let p = format!(
+                "function {}: {p}",
+                String::from_utf8_lossy(
+                    m.functions.get(function as usize).map_or(&b""[..], |f| &f.common.name)
+                )
+            );
+            walker.locate(invalid(offset, p))
+        })?;
+    }
+    reader.finish(m)
+}
+
+struct BodyReader<'a> {
+    body: FunctionBody<'a>,
+    constant_type: TypeRef,
+    last_loc: Option<DebugLoc>,
+    bundles: Vec<(u32, Vec<ValueRef>)>,
+    declared_blocks: u32,
+    block_names: Vec<(u32, bitcode_schema_runtime::decode::Bytes<'a>)>,
+}
+
+type Res<T> = std::result::Result<T, String>;
+
+impl<'a> BodyReader<'a> {
+    /// The type of a value operand: a defined value's, or the one a forward reference gives.
+    fn type_of(&self, m: &Module<'a>, op: Operand) -> Res<TypeRef> {
+        if let Some(t) = self.value(m, op.id.0).map(|v| v.ty) {
+            return Ok(t);
+        }
+        op.ty
+            .map(|t| t.0)
+            .ok_or_else(|| format!("value {} is used before it is defined, without a type", op.id.0))
+    }
+
+    fn value<'s>(&'s self, m: &'s Module<'a>, id: u32) -> Option<&'s Value<'a>> {
+        match id.checked_sub(self.body.first_local) {
+            None => m.values.get(id as usize),
+            Some(local) => self.body.values.get(local as usize),
+        }
+    }
+
+    fn next_id(&self) -> u32 {
+        self.body.first_local + self.body.values.len() as u32
+    }
+
+    fn record(&mut self, m: &mut Module<'a>, record: ir::AnyRecord<'a>, value_number: u32) -> Res<()> {
+        use ir::AnyRecord as A;
+        match record {
+            A::FunctionBlock(r) => self.instruction(m, r, value_number),
+            A::ConstantsBlock(cb::Record::Settype(t)) => {
+                if m.types.get(t.r#type.0).is_none() {
+                    return Err(format!("SETTYPE names type {}, not in the table", t.r#type.0));
+                }
+                self.constant_type = t.r#type.0;
+                Ok(())
+            }
+            A::ConstantsBlock(r) => {
+                let c = read_constant(m, r, self.constant_type)?;
+                self.body.values.push(Value { ty: self.constant_type, kind: ValueKind::Constant(c) });
+                Ok(())
+            }
+            A::MetadataBlock(r) => {
+                self.body.metadata.push(r);
+                Ok(())
+            }
+            A::MetadataAttachmentBlock(ir::metadata_attachment_block::Record::Attachment(a)) => {
+                let ops = a.operands;
+                let pairs = |ops: &[u64]| -> Vec<(u32, u32)> {
+                    ops.chunks_exact(2)
+                        .map(|p| {
+                            (p.first().copied().unwrap_or(0) as u32, p.get(1).copied().unwrap_or(0) as u32)
+                        })
+                        .collect()
+                };
+                match ops.split_first() {
+                    Some((&i, rest)) if ops.len() % 2 == 1 => {
+                        let inst = self
+                            .body
+                            .instructions
+                            .get_mut(i as usize)
+                            .ok_or("an attachment to no instruction")?;
+                        inst.attachments.extend(pairs(rest));
+                    }
+                    _ => self.body.attachments.extend(pairs(&ops)),
+                }
+                Ok(())
+            }
+            A::UselistBlock(ir::uselist_block::Record::UseListBb(u)) => {
+                let mut order = u.indexes_then_block;
+                let block = order.pop().ok_or("an empty USELIST_BB record")?;
+                self.body.use_lists.push((block as u32, order));
+                Ok(())
+            }
+            A::ValueSymtabBlock(r) => {
+                use ir::value_symtab_block::Record as V;
+                match r {
+                    V::Entry(e) => {
+                        self.body.names.insert(e.value.0, e.name);
+                    }
+                    V::Bbentry(b) => {
+                        if b.bb as usize >= self.body.blocks.len().max(self.declared_blocks as usize) {
+                            return Err(format!("a name for block {}, which does not exist", b.bb));
+                        }
+                        self.block_names.push((b.bb, b.name));
+                    }
+                    _ => {}
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The tail kind bits of a call's cc word: 0 none, 1 tail, 2 musttail, 3 notail.
+fn tail_kind(cc: &ir::CallFlags) -> u8 {
+    if cc.must_tail {
+        2
+    } else if cc.no_tail {
+        3
+    } else {
+        u8::from(cc.tail)
+    }
+}
+
+fn align(a: Option<bitcode_schema_runtime::decode::Align>) -> Option<u64> {
+    a.map(|a| a.bytes())
+}
+
+impl<'a> BodyReader<'a> {
+    fn push(&mut self, m: &mut Module<'a>, ty: TypeRef, op: Op) -> Res<()> {
+        let value = if m.types.is_void(ty) {
+            None
+        } else {
+            let id = self.next_id();
+            let index = self.body.instructions.len() as u32;
+            self.body.values.push(Value { ty, kind: ValueKind::Instruction(index) });
+            Some(id)
+        };
+        let terminator = matches!(
+            op,
+            Op::Ret(_)
+                | Op::Br { .. }
+                | Op::Switch { .. }
+                | Op::IndirectBr { .. }
+                | Op::Invoke { .. }
+                | Op::CallBr { .. }
+                | Op::Unreachable
+                | Op::Resume(_)
+                | Op::CleanupRet { .. }
+                | Op::CatchRet { .. }
+                | Op::CatchSwitch { .. }
+        );
+        self.body.instructions.push(Instruction {
+            ty,
+            value,
+            op,
+            debug_loc: None,
+            attachments: Vec::new(),
+            debug_records: Vec::new(),
+        });
+        let n = self.body.instructions.len() as u32;
+        let Some(block) = self.body.blocks.last_mut() else { return Err("no basic block".into()) };
+        block.end = n;
+        if terminator {
+            if self.body.blocks.len() as u32 >= self.declared_blocks {
+                // The last block ended; more instructions would be an error.
+                self.body.blocks.push(BasicBlock { name: None, start: n, end: n });
+            } else {
+                self.body.blocks.push(BasicBlock { name: None, start: n, end: n });
+            }
+        }
+        Ok(())
+    }
+
+    fn call(
+        &mut self,
+        m: &mut Module<'a>,
+        attrs: Option<u32>,
+        cc: ir::CallingConv,
+        explicit: Option<u32>,
+        callee: Operand,
+        args: Vec<Operand>,
+    ) -> Res<(Call, TypeRef)> {
+        let function_type = match explicit {
+            Some(t) => t,
+            None => {
+                let t = self.type_of(m, callee)?;
+                m.types.pointee(t).ok_or("a call through a callee that is not a function pointer")?
+            }
+        };
+        let (ret, params, _) =
+            m.types.function(function_type).ok_or("a call with a type that is not a function type")?;
+        if args.len() < params.len() {
+            return Err("a call with fewer arguments than its function has parameters".into());
+        }
+        let call = Call {
+            attributes: attrs,
+            calling_conv: cc,
+            function_type,
+            callee: callee.id.0,
+            args: args.iter().map(|a| a.id.0).collect(),
+            bundles: std::mem::take(&mut self.bundles),
+        };
+        Ok((call, ret))
+    }
+
+    fn instruction(&mut self, m: &mut Module<'a>, r: fb::Record<'a>, _value_number: u32) -> Res<()> {
+        use fb::Record as F;
+        let typed = m.typed_pointers;
+        match r {
+            F::Declareblocks(d) => {
+                self.declared_blocks = d.num_blocks;
+            }
+            F::InstBinop(b) => {
+                let ty = self.type_of(m, b.lhs)?;
+                self.push(
+                    m,
+                    ty,
+                    Op::Binary {
+                        opcode: b.opcode,
+                        flags: b.flags.unwrap_or(0),
+                        lhs: b.lhs.id.0,
+                        rhs: b.rhs.0,
+                    },
+                )?;
+            }
+            F::InstUnop(u) => {
+                let ty = self.type_of(m, u.operand)?;
+                let flags = u.fast_math.map_or(0, |f| f.bits());
+                self.push(m, ty, Op::Unary { opcode: u.opcode, flags, operand: u.operand.id.0 })?;
+            }
+            F::InstCast(c) => {
+                self.check_type(m, c.dest_type.0)?;
+                self.push(
+                    m,
+                    c.dest_type.0,
+                    Op::Cast { opcode: c.opcode, flags: c.flags.unwrap_or(0), operand: c.operand.id.0 },
+                )?;
+            }
+            F::InstGep(g) => {
+                let mut operands = vec![g.base.id.0];
+                operands.extend(g.indices.iter().map(|i| i.id.0));
+                let ty = self.gep_type(m, g.source_type.0, g.base, &g.indices, typed)?;
+                let op = Op::Gep {
+                    source: g.source_type.0,
+                    inbounds: g.flags.inbounds,
+                    nusw: g.flags.nusw,
+                    nuw: g.flags.nuw,
+                    operands,
+                };
+                self.push(m, ty, op)?;
+            }
+            F::InstVselect(s) => {
+                let ty = self.type_of(m, s.true_value)?;
+                let flags = s.fast_math.map_or(0, |f| f.bits());
+                let op = Op::Select {
+                    condition: s.condition.id.0,
+                    true_value: s.true_value.id.0,
+                    false_value: s.false_value.0,
+                    flags,
+                };
+                self.push(m, ty, op)?;
+            }
+            F::InstExtractelt(e) => {
+                let vty = self.type_of(m, e.vector)?;
+                let ty = m.types.element(vty, 0).ok_or("extractelement of a value that is not a vector")?;
+                self.push(m, ty, Op::ExtractElement { vector: e.vector.id.0, index: e.index.id.0 })?;
+            }
+            F::InstInsertelt(e) => {
+                let ty = self.type_of(m, e.vector)?;
+                self.push(
+                    m,
+                    ty,
+                    Op::InsertElement { vector: e.vector.id.0, element: e.element.0, index: e.index.id.0 },
+                )?;
+            }
+            F::InstShufflevec(s) => {
+                let vty = self.type_of(m, s.vector1)?;
+                let mty = self.type_of(m, s.mask)?;
+                let element =
+                    m.types.element(vty, 0).ok_or("shufflevector of a value that is not a vector")?;
+                let (len, scalable) = match m.types.get(mty) {
+                    Some(Type::Vector { len, scalable, .. }) => (*len, *scalable),
+                    _ => return Err("shufflevector with a mask that is not a vector".into()),
+                };
+                let ty = m.types.intern(Type::Vector { len, element, scalable });
+                self.push(
+                    m,
+                    ty,
+                    Op::ShuffleVector { vector1: s.vector1.id.0, vector2: s.vector2.0, mask: s.mask.id.0 },
+                )?;
+            }
+            F::InstCmp2(c) => {
+                let lty = self.type_of(m, c.lhs)?;
+                let ty = m.types.bool_like(lty);
+                self.push(
+                    m,
+                    ty,
+                    Op::Compare {
+                        predicate: c.predicate,
+                        flags: c.flags.unwrap_or(0),
+                        lhs: c.lhs.id.0,
+                        rhs: c.rhs.0,
+                    },
+                )?;
+            }
+            F::InstCmp(c) => {
+                let lty = self.type_of(m, c.lhs)?;
+                let ty = m.types.bool_like(lty);
+                self.push(
+                    m,
+                    ty,
+                    Op::Compare {
+                        predicate: c.predicate,
+                        flags: c.flags.unwrap_or(0),
+                        lhs: c.lhs.id.0,
+                        rhs: c.rhs.0,
+                    },
+                )?;
+            }
+            F::InstRet(r) => {
+                let void = m.types.intern(Type::Void);
+                self.push(m, void, Op::Ret(r.value.map(|v| v.id.0)))?;
+            }
+            F::InstBr(b) => {
+                let void = m.types.intern(Type::Void);
+                let conditional = match (b.false_dest, b.condition) {
+                    (Some(f), Some(c)) => Some((c.0, f)),
+                    (None, None) => None,
+                    _ => return Err("a branch with two operands".into()),
+                };
+                self.push(m, void, Op::Br { dest: b.true_dest, conditional })?;
+            }
+            F::InstSwitch(s) => {
+                let void = m.types.intern(Type::Void);
+                let (condition, default, cases) = match (s.condition, s.default_dest, s.cases) {
+                    (Some(c), Some(d), Some(cases)) => {
+                        (c.0, d, cases.iter().map(|c| (c.value.0, c.dest)).collect())
+                    }
+                    _ => return Err("a switch in an old form".into()),
+                };
+                self.push(m, void, Op::Switch { condition, default, cases })?;
+            }
+            F::InstIndirectbr(i) => {
+                let void = m.types.intern(Type::Void);
+                self.push(m, void, Op::IndirectBr { address: i.address.0, dests: i.destinations })?;
+            }
+            F::InstInvoke(i) => {
+                let (call, ret) = self.call(
+                    m,
+                    i.paramattrs,
+                    i.cc.calling_conv,
+                    i.function_type.map(|t| t.0),
+                    i.callee,
+                    i.args,
+                )?;
+                self.push(m, ret, Op::Invoke { call, normal: i.normal_dest, unwind: i.unwind_dest })?;
+            }
+            F::InstCallbr(i) => {
+                let (call, ret) = self.call(
+                    m,
+                    i.paramattrs,
+                    i.cc.calling_conv,
+                    i.function_type.map(|t| t.0),
+                    i.callee,
+                    i.args,
+                )?;
+                self.push(m, ret, Op::CallBr { call, default: i.default_dest, indirect: i.indirect_dests })?;
+            }
+            F::InstCall(c) => {
+                let (call, ret) = self.call(
+                    m,
+                    c.paramattrs,
+                    c.cc.calling_conv,
+                    c.function_type.map(|t| t.0),
+                    c.callee,
+                    c.args,
+                )?;
+                let flags = c.fast_math.map_or(0, |f| f.bits());
+                self.push(m, ret, Op::Call { call, tail: tail_kind(&c.cc), flags })?;
+            }
+            F::InstUnreachable(_) => {
+                let void = m.types.intern(Type::Void);
+                self.push(m, void, Op::Unreachable)?;
+            }
+            F::InstPhi(p) => {
+                self.check_type(m, p.r#type.0)?;
+                let incoming = p.incoming.iter().map(|i| (i.value.0, i.block)).collect();
+                let flags = p.fast_math.map_or(0, |f| f.bits());
+                self.push(m, p.r#type.0, Op::Phi { incoming, flags })?;
+            }
+            F::InstAlloca(a) => {
+                let allocated = if a.flags.explicit_type {
+                    a.r#type.0
+                } else {
+                    m.types.pointee(a.r#type.0).ok_or("an alloca of a type that is not a pointer")?
+                };
+                self.check_type(m, allocated)?;
+                let address_space = a.address_space.unwrap_or(0);
+                let ty = m.types.pointer_to(allocated, address_space, typed);
+                let log2 = a.flags.align_lower | (a.flags.align_upper << 5);
+                let align = (log2 != 0).then(|| 1u64 << ((log2 - 1) & 63));
+                let op = Op::Alloca {
+                    allocated,
+                    size: a.size.0,
+                    align,
+                    inalloca: a.flags.used_with_inalloca,
+                    swifterror: a.flags.swift_error,
+                    address_space,
+                };
+                self.push(m, ty, op)?;
+            }
+            F::InstLoad(l) => {
+                let ty = l.r#type.ok_or("a load in an old form")?.0;
+                self.check_type(m, ty)?;
+                let op = Op::Load {
+                    ptr: l.ptr.id.0,
+                    align: align(l.align),
+                    volatile: l.is_volatile.unwrap_or(false),
+                    atomic: None,
+                };
+                self.push(m, ty, op)?;
+            }
+            F::InstLoadatomic(l) => {
+                let ty = l.r#type.ok_or("a load in an old form")?.0;
+                self.check_type(m, ty)?;
+                let atomic = Some(Atomic {
+                    ordering: l.ordering.ok_or("a load in an old form")?,
+                    scope: l.syncscope.unwrap_or(1),
+                });
+                let op = Op::Load {
+                    ptr: l.ptr.id.0,
+                    align: align(l.align),
+                    volatile: l.is_volatile.unwrap_or(false),
+                    atomic,
+                };
+                self.push(m, ty, op)?;
+            }
+            F::InstStore(s) => {
+                let void = m.types.intern(Type::Void);
+                let op = Op::Store {
+                    ptr: s.ptr.id.0,
+                    value: s.value.id.0,
+                    align: align(s.align),
+                    volatile: s.is_volatile,
+                    atomic: None,
+                };
+                self.push(m, void, op)?;
+            }
+            F::InstStoreatomic(s) => {
+                let void = m.types.intern(Type::Void);
+                let atomic = Some(Atomic { ordering: s.ordering, scope: s.syncscope });
+                let op = Op::Store {
+                    ptr: s.ptr.id.0,
+                    value: s.value.id.0,
+                    align: align(s.align),
+                    volatile: s.is_volatile,
+                    atomic,
+                };
+                self.push(m, void, op)?;
+            }
+            F::InstVaarg(v) => {
+                self.check_type(m, v.r#type.0)?;
+                self.push(m, v.r#type.0, Op::VaArg { list: v.valist.0 })?;
+            }
+            F::InstExtractval(e) => {
+                let mut ty = self.type_of(m, e.aggregate)?;
+                for &i in &e.indices {
+                    ty = m
+                        .types
+                        .element(ty, u64::from(i))
+                        .ok_or("extractvalue with an index out of its type")?;
+                }
+                self.push(m, ty, Op::ExtractValue { aggregate: e.aggregate.id.0, indices: e.indices })?;
+            }
+            F::InstInsertval(e) => {
+                let ty = self.type_of(m, e.aggregate)?;
+                self.push(
+                    m,
+                    ty,
+                    Op::InsertValue { aggregate: e.aggregate.id.0, value: e.value.id.0, indices: e.indices },
+                )?;
+            }
+            F::InstFence(f) => {
+                let void = m.types.intern(Type::Void);
+                self.push(m, void, Op::Fence(Atomic { ordering: f.ordering, scope: f.syncscope }))?;
+            }
+            F::InstCmpxchg(c) => {
+                let cty = self.type_of(m, c.cmp)?;
+                let i1 = m.types.intern(Type::Integer(1));
+                let ty = m.types.intern(Type::Struct {
+                    identified: None,
+                    packed: false,
+                    elements: Some(vec![cty, i1]),
+                });
+                let op = Op::CmpXchg {
+                    ptr: c.ptr.id.0,
+                    cmp: c.cmp.id.0,
+                    new: c.new.0,
+                    volatile: c.is_volatile,
+                    weak: c.weak,
+                    success: Atomic { ordering: c.success_ordering, scope: c.syncscope },
+                    failure: c.failure_ordering,
+                    align: align(c.align),
+                };
+                self.push(m, ty, op)?;
+            }
+            F::InstAtomicrmw(a) => {
+                let ty = self.type_of(m, a.value)?;
+                let op = Op::AtomicRmw {
+                    operation: a.operation.operation,
+                    ptr: a.ptr.id.0,
+                    value: a.value.id.0,
+                    volatile: a.is_volatile,
+                    atomic: Atomic { ordering: a.ordering, scope: a.syncscope },
+                    align: align(a.align),
+                };
+                self.push(m, ty, op)?;
+            }
+            F::InstResume(r) => {
+                let void = m.types.intern(Type::Void);
+                self.push(m, void, Op::Resume(r.value.id.0))?;
+            }
+            F::InstLandingpad(l) => {
+                self.check_type(m, l.r#type.0)?;
+                let clauses = l
+                    .clauses
+                    .iter()
+                    .map(|c| match c {
+                        ir::LandingPadClause::Catch { value } => (true, value.id.0),
+                        ir::LandingPadClause::Filter { value } => (false, value.id.0),
+                    })
+                    .collect();
+                self.push(m, l.r#type.0, Op::LandingPad { cleanup: l.is_cleanup, clauses })?;
+            }
+            F::InstCleanupret(c) => {
+                let void = m.types.intern(Type::Void);
+                self.push(m, void, Op::CleanupRet { pad: c.cleanup_pad.0, unwind: c.unwind_dest })?;
+            }
+            F::InstCatchret(c) => {
+                let void = m.types.intern(Type::Void);
+                self.push(m, void, Op::CatchRet { pad: c.catch_pad.0, successor: c.successor })?;
+            }
+            F::InstCatchpad(c) => {
+                let token = m.types.intern(Type::Token);
+                let args = c.args.iter().map(|a| a.id.0).collect();
+                self.push(m, token, Op::Pad { cleanup: false, parent: c.parent_pad.0, args })?;
+            }
+            F::InstCleanuppad(c) => {
+                let token = m.types.intern(Type::Token);
+                let args = c.args.iter().map(|a| a.id.0).collect();
+                self.push(m, token, Op::Pad { cleanup: true, parent: c.parent_pad.0, args })?;
+            }
+            F::InstCatchswitch(c) => {
+                let token = m.types.intern(Type::Token);
+                self.push(
+                    m,
+                    token,
+                    Op::CatchSwitch { parent: c.parent_pad.0, handlers: c.handlers, unwind: c.unwind_dest },
+                )?;
+            }
+            F::InstFreeze(f) => {
+                let ty = self.type_of(m, f.operand)?;
+                self.push(m, ty, Op::Freeze(f.operand.id.0))?;
+            }
+            F::OperandBundle(b) => {
+                // Inputs: value-type pairs (relative ids); the pair's value is relative to
+                // the call's value number.
+                let base = self.next_id();
+                let mut inputs = Vec::new();
+                let mut it = b.inputs.iter();
+                while let Some(&v) = it.next() {
+                    let id = if m.version >= 1 { base.wrapping_sub(v as u32) } else { v as u32 };
+                    if self.value(m, id).is_none() {
+                        it.next();
+                    }
+                    inputs.push(id);
+                }
+                self.bundles.push((b.tag, inputs));
+            }
+            F::DebugLoc(d) => {
+                let loc = DebugLoc {
+                    line: d.line,
+                    column: d.column,
+                    scope: d.scope,
+                    inlined_at: d.inlined_at,
+                    implicit: d.is_implicit_code,
+                };
+                let inst =
+                    self.body.instructions.last_mut().ok_or("a debug location before any instruction")?;
+                inst.debug_loc = Some(loc);
+                self.last_loc = Some(loc);
+            }
+            F::DebugLocAgain(_) => {
+                let loc = self.last_loc.ok_or("DEBUG_LOC_AGAIN with no location before")?;
+                let inst =
+                    self.body.instructions.last_mut().ok_or("a debug location before any instruction")?;
+                inst.debug_loc = Some(loc);
+            }
+            F::DebugRecordValue(d) => self.debug_record(
+                fb::DebugRecordValue::CODE,
+                vec![d.location, d.variable, d.expression, d.value],
+                None,
+            )?,
+            F::DebugRecordDeclare(d) => self.debug_record(
+                fb::DebugRecordDeclare::CODE,
+                vec![d.location, d.variable, d.expression, d.address],
+                None,
+            )?,
+            F::DebugRecordDeclareValue(d) => self.debug_record(
+                fb::DebugRecordDeclareValue::CODE,
+                vec![d.location, d.variable, d.expression, d.value],
+                None,
+            )?,
+            F::DebugRecordAssign(d) => self.debug_record(
+                fb::DebugRecordAssign::CODE,
+                vec![
+                    d.location,
+                    d.variable,
+                    d.expression,
+                    d.value,
+                    d.assign_id,
+                    d.address_expression,
+                    d.address,
+                ],
+                None,
+            )?,
+            F::DebugRecordValueSimple(d) => self.debug_record(
+                fb::DebugRecordValueSimple::CODE,
+                vec![d.location, d.variable, d.expression],
+                Some(d.value.id.0),
+            )?,
+            F::DebugRecordLabel(d) => {
+                self.debug_record(fb::DebugRecordLabel::CODE, vec![d.location, d.label], None)?
+            }
+            F::BlockaddrUsers(_) => {}
+            _ => return Err("an instruction record this reader does not know".into()),
+        }
+        Ok(())
+    }
+
+    fn debug_record(&mut self, code: u32, operands: Vec<u32>, value: Option<ValueRef>) -> Res<()> {
+        let inst = self.body.instructions.last_mut().ok_or("a debug record before any instruction")?;
+        inst.debug_records.push(DebugRecord { code, operands, value });
+        Ok(())
+    }
+
+    fn check_type(&self, m: &Module<'a>, ty: TypeRef) -> Res<()> {
+        match m.types.get(ty) {
+            Some(_) => Ok(()),
+            None => Err(format!("type {ty} is not in the table")),
+        }
+    }
+
+    /// The result type of a getelementptr.
+    fn gep_type(
+        &self,
+        m: &mut Module<'a>,
+        source: TypeRef,
+        base: Operand,
+        indices: &[Operand],
+        typed: bool,
+    ) -> Res<TypeRef> {
+        let base_ty = self.type_of(m, base)?;
+        let address_space = m.types.address_space(base_ty);
+        let mut vector = match m.types.get(base_ty) {
+            Some(Type::Vector { len, scalable, .. }) => Some((*len, *scalable)),
+            _ => None,
+        };
+        let mut ty = source;
+        for (n, index) in indices.iter().enumerate() {
+            let ity = self.type_of(m, *index)?;
+            if let Some(Type::Vector { len, scalable, .. }) = m.types.get(ity) {
+                vector = Some((*len, *scalable));
+            }
+            if n == 0 || !typed {
+                continue;
+            }
+            let k = match self.value(m, index.id.0).map(|v| &v.kind) {
+                Some(ValueKind::Constant(Constant::Int(k))) => *k as u64,
+                _ => 0,
+            };
+            ty = m.types.element(ty, k).ok_or("getelementptr indexes into a type that has no elements")?;
+        }
+        let mut result = m.types.pointer_to(ty, address_space, typed);
+        if let Some((len, scalable)) = vector {
+            result = m.types.intern(Type::Vector { len, element: result, scalable });
+        }
+        Ok(result)
+    }
+
+    fn finish(mut self, m: &Module<'a>) -> Result<FunctionBody<'a>> {
+        // The block opened after the last terminator is empty.
+        if self.body.blocks.last().is_some_and(|b| b.start == b.end) && self.body.blocks.len() > 1 {
+            self.body.blocks.pop();
+        }
+        if self.body.blocks.len() != self.declared_blocks as usize {
+            return Err(invalid(
+                0,
+                format!(
+                    "a function body declares {} blocks and has {}",
+                    self.declared_blocks,
+                    self.body.blocks.len()
+                ),
+            ));
+        }
+        for (bb, name) in std::mem::take(&mut self.block_names) {
+            if let Some(b) = self.body.blocks.get_mut(bb as usize) {
+                b.name = Some(name);
+            }
+        }
+        let _ = m;
+        Ok(self.body)
+    }
+}

@@ -1,0 +1,250 @@
+//! The type table of a module: every type the TYPE_BLOCK defines, by id, and the few
+//! derived types the reader needs that the table may lack (a result's `i1`, a pointer to
+//! an allocated type), added on demand.
+
+use std::collections::HashMap;
+
+/// A type id: an index into [`Types`].
+pub type TypeRef = u32;
+
+/// One type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// `void`.
+    Void,
+    /// `half`.
+    Half,
+    /// `bfloat`.
+    BFloat,
+    /// `float`.
+    Float,
+    /// `double`.
+    Double,
+    /// `x86_fp80`.
+    X86Fp80,
+    /// `fp128`.
+    Fp128,
+    /// `ppc_fp128`.
+    PpcFp128,
+    /// `label`.
+    Label,
+    /// `metadata`.
+    Metadata,
+    /// `x86_mmx`.
+    X86Mmx,
+    /// `x86_amx`.
+    X86Amx,
+    /// `token`.
+    Token,
+    /// `iN`.
+    Integer(u32),
+    /// A typed pointer `pointee addrspace(N)*`, or with no pointee the opaque `ptr`.
+    Pointer {
+        /// The pointee (typed pointers only).
+        pointee: Option<TypeRef>,
+        /// The address space.
+        address_space: u32,
+    },
+    /// A function type.
+    Function {
+        /// `...` at the end.
+        vararg: bool,
+        /// The return type.
+        ret: TypeRef,
+        /// The parameter types.
+        params: Vec<TypeRef>,
+    },
+    /// A struct: literal (no name, not identified) or identified (named or numbered).
+    Struct {
+        /// Identified structs carry their table id here, so that equal bodies stay apart.
+        identified: Option<u32>,
+        /// `<{ }>`.
+        packed: bool,
+        /// The elements; `None` for an opaque struct.
+        elements: Option<Vec<TypeRef>>,
+    },
+    /// `[N x T]`.
+    Array {
+        /// N.
+        len: u64,
+        /// T.
+        element: TypeRef,
+    },
+    /// `<N x T>` or `<vscale x N x T>`.
+    Vector {
+        /// N.
+        len: u32,
+        /// T.
+        element: TypeRef,
+        /// vscale.
+        scalable: bool,
+    },
+    /// `target("name", types..., ints...)`.
+    Target {
+        /// The type parameters.
+        types: Vec<TypeRef>,
+        /// The integer parameters.
+        ints: Vec<u32>,
+    },
+}
+
+impl Type {
+    /// Floating-point (scalar).
+    pub fn is_float(&self) -> bool {
+        matches!(
+            self,
+            Type::Half
+                | Type::BFloat
+                | Type::Float
+                | Type::Double
+                | Type::X86Fp80
+                | Type::Fp128
+                | Type::PpcFp128
+        )
+    }
+}
+
+/// The module's types.
+#[derive(Clone, Debug, Default)]
+pub struct Types {
+    list: Vec<Type>,
+    /// Names of identified structs and target types, by type id.
+    names: HashMap<TypeRef, Vec<u8>>,
+    /// Structural types (not identified) to their ids, for the derived types looked up.
+    interned: HashMap<Type, TypeRef>,
+}
+
+impl Types {
+    /// Adds a type from the table (ids in order); `name` for a named struct or target type.
+    pub fn push(&mut self, ty: Type, name: Option<Vec<u8>>) -> TypeRef {
+        let id = self.list.len() as TypeRef;
+        let ty = match ty {
+            Type::Struct { identified: Some(_), packed, elements } => {
+                Type::Struct { identified: Some(id), packed, elements }
+            }
+            other => other,
+        };
+        if let Some(name) = name {
+            self.names.insert(id, name);
+        }
+        if !matches!(ty, Type::Struct { identified: Some(_), .. } | Type::Target { .. }) {
+            self.interned.entry(ty.clone()).or_insert(id);
+        }
+        self.list.push(ty);
+        id
+    }
+
+    /// The type `id`, if the table has it.
+    pub fn get(&self, id: TypeRef) -> Option<&Type> {
+        self.list.get(id as usize)
+    }
+
+    /// How many types.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Whether the table is empty.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The name of an identified struct or target type.
+    pub fn name(&self, id: TypeRef) -> Option<&[u8]> {
+        self.names.get(&id).map(|n| n.as_slice())
+    }
+
+    /// The id of a structural type, added when the table lacks it.
+    pub fn intern(&mut self, ty: Type) -> TypeRef {
+        if let Some(&id) = self.interned.get(&ty) {
+            return id;
+        }
+        let id = self.list.len() as TypeRef;
+        self.interned.insert(ty.clone(), id);
+        self.list.push(ty);
+        id
+    }
+
+    /// A type id some type refers to that the table does not hold, if any.
+    pub fn dangling(&self) -> Option<TypeRef> {
+        let n = self.list.len() as TypeRef;
+        let bad = |t: &TypeRef| *t >= n;
+        self.list.iter().find_map(|t| {
+            let refs: Vec<TypeRef> = match t {
+                Type::Pointer { pointee: Some(p), .. } => vec![*p],
+                Type::Function { ret, params, .. } => std::iter::once(*ret).chain(params.iter().copied()).collect(),
+                Type::Struct { elements: Some(e), .. } => e.clone(),
+                Type::Array { element, .. } | Type::Vector { element, .. } => vec![*element],
+                Type::Target { types, .. } => types.clone(),
+                _ => Vec::new(),
+            };
+            refs.into_iter().find(bad)
+        })
+    }
+
+    /// Whether `id` is a typed-pointer type (so the module prints typed pointers).
+    pub fn has_typed_pointers(&self) -> bool {
+        self.list.iter().any(|t| matches!(t, Type::Pointer { pointee: Some(_), .. }))
+    }
+
+    /// `i1`, or a vector of it as long as `like` when `like` is a vector.
+    pub fn bool_like(&mut self, like: TypeRef) -> TypeRef {
+        let i1 = self.intern(Type::Integer(1));
+        match self.get(like) {
+            Some(&Type::Vector { len, scalable, .. }) => {
+                self.intern(Type::Vector { len, element: i1, scalable })
+            }
+            _ => i1,
+        }
+    }
+
+    /// A pointer to `pointee` in `address_space`: typed when the module has typed pointers.
+    pub fn pointer_to(&mut self, pointee: TypeRef, address_space: u32, typed: bool) -> TypeRef {
+        let pointee = typed.then_some(pointee);
+        self.intern(Type::Pointer { pointee, address_space })
+    }
+
+    /// The element type of an array or vector, the `index`th element of a struct.
+    pub fn element(&self, ty: TypeRef, index: u64) -> Option<TypeRef> {
+        match self.get(ty)? {
+            Type::Array { element, .. } | Type::Vector { element, .. } => Some(*element),
+            Type::Struct { elements: Some(e), .. } => e.get(usize::try_from(index).ok()?).copied(),
+            _ => None,
+        }
+    }
+
+    /// The pointee of a typed pointer.
+    pub fn pointee(&self, ty: TypeRef) -> Option<TypeRef> {
+        match self.get(ty)? {
+            Type::Pointer { pointee, .. } => *pointee,
+            Type::Vector { element, .. } => self.pointee(*element),
+            _ => None,
+        }
+    }
+
+    /// The address space of a pointer (or vector of pointers).
+    pub fn address_space(&self, ty: TypeRef) -> u32 {
+        match self.get(ty) {
+            Some(Type::Pointer { address_space, .. }) => *address_space,
+            Some(Type::Vector { element, .. }) => self.address_space(*element),
+            _ => 0,
+        }
+    }
+
+    /// `(return type, params, vararg)` of a function type (seen through a typed pointer).
+    pub fn function(&self, ty: TypeRef) -> Option<(TypeRef, &[TypeRef], bool)> {
+        match self.get(ty)? {
+            Type::Function { vararg, ret, params } => Some((*ret, params, *vararg)),
+            Type::Pointer { pointee: Some(p), .. } => match self.get(*p)? {
+                Type::Function { vararg, ret, params } => Some((*ret, params, *vararg)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether `ty` is `void`.
+    pub fn is_void(&self, ty: TypeRef) -> bool {
+        matches!(self.get(ty), Some(Type::Void))
+    }
+}
