@@ -15,14 +15,16 @@ use super::slots::MdSlots;
 /// Prints values wrapped as metadata; implemented by the module printer, which knows
 /// types, constants and value names.
 pub trait ValueWriter {
-    /// Writes `type value` as AsmWriter does (`i32 1`, `ptr @g`, `ptr %5`...). `local`
-    /// is set for a value of a function-level metadata block: `value` is then in that
-    /// function's numbering.
-    fn write_typed_value(&self, out: &mut String, ty: u32, value: u32, local: bool);
+    /// Writes `type value` as AsmWriter does (`i32 1`, `ptr @g`, `ptr %5`...).
+    /// `function` is, for a value of a function-level metadata block, the ordinal of that
+    /// function body (0 for the first body in the stream): `value` is then in its
+    /// numbering (function-local constants, arguments and instructions after the
+    /// module's values). Nodes print after every function, so any body may be named.
+    fn write_typed_value(&self, out: &mut String, ty: u32, value: u32, function: Option<u32>);
 
     /// The value of an integer constant, sign-extended (DISubrange counts and bounds, a
     /// composite type's rank): None when `value` is not an integer constant.
-    fn constant_int(&self, ty: u32, value: u32, local: bool) -> Option<i64>;
+    fn constant_int(&self, ty: u32, value: u32, function: Option<u32>) -> Option<i64>;
 }
 
 /// Prints the metadata of one module.
@@ -59,7 +61,7 @@ impl<'m> MdPrinter<'m> {
                 out.push('"');
             }
             Some(&Md::Value { ty, value, function }) => {
-                self.values.write_typed_value(out, ty, value, function.is_some())
+                self.values.write_typed_value(out, ty, value, function)
             }
             Some(Md::Di { node: di, .. }) if matches!(**di, DiNode::Expression(_) | DiNode::ArgList(_)) => {
                 self.write_body(out, di)
@@ -136,7 +138,7 @@ impl<'m> MdPrinter<'m> {
     /// A constant bound or rank: its integer when it is a constant.
     fn constant(&self, r: MdRef) -> Option<i64> {
         match self.md.entry(r)? {
-            &Md::Value { ty, value, function } => self.values.constant_int(ty, value, function.is_some()),
+            &Md::Value { ty, value, function } => self.values.constant_int(ty, value, function),
             _ => None,
         }
     }

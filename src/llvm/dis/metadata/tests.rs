@@ -21,31 +21,29 @@ const REF: &str = "/tmp/ref";
 #[derive(Default)]
 struct TestValues {
     types: Vec<String>,
-    /// Module-level constants by value id: (type id, text).
-    constants: HashMap<u32, (u32, String, Option<i64>)>,
+    /// Constants by function body (None: module level) and value id: type id, text and
+    /// integer value.
+    constants: HashMap<(Option<u32>, u32), (u32, String, Option<i64>)>,
     globals: Vec<String>,
 }
 
 impl ValueWriter for TestValues {
-    fn write_typed_value(&self, out: &mut String, ty: u32, value: u32, local: bool) {
+    fn write_typed_value(&self, out: &mut String, ty: u32, value: u32, function: Option<u32>) {
         out.push_str(self.types.get(ty as usize).map_or("?", |s| s.as_str()));
         out.push(' ');
-        if local {
-            let _ = write!(out, "%local{value}");
-        } else if let Some(name) = self.globals.get(value as usize) {
+        let constant = self.constants.get(&(function, value)).or_else(|| self.constants.get(&(None, value)));
+        if let Some(name) = self.globals.get(value as usize) {
             let _ = write!(out, "@{name}");
-        } else if let Some((_, text, _)) = self.constants.get(&value) {
+        } else if let Some((_, text, _)) = constant {
             out.push_str(text);
         } else {
-            out.push_str("<value>");
+            let _ = write!(out, "%local{value}");
         }
     }
 
-    fn constant_int(&self, _ty: u32, value: u32, local: bool) -> Option<i64> {
-        if local {
-            return None;
-        }
-        self.constants.get(&value).and_then(|c| c.2)
+    fn constant_int(&self, _ty: u32, value: u32, function: Option<u32>) -> Option<i64> {
+        let constant = self.constants.get(&(function, value)).or_else(|| self.constants.get(&(None, value)));
+        constant.and_then(|c| c.2)
     }
 }
 
@@ -163,7 +161,8 @@ fn metadata_lines(bytes: &[u8], major: u32) -> Result<String, String> {
                     }
                     _ => {}
                 },
-                b if b == ir::constants_block::ID && !in_fn_constants => {
+                b if b == ir::constants_block::ID => {
+                    let scope = in_fn_constants.then(|| bodies.len() as u32 - 1);
                     let id = ctx.value_number;
                     let ty = current_type;
                     let is_ptr =
@@ -173,7 +172,17 @@ fn metadata_lines(bytes: &[u8], major: u32) -> Result<String, String> {
                             current_type = record.ops.first().copied().unwrap_or(0) as u32;
                             continue;
                         }
-                        2 => (ty, if is_ptr { "null".into() } else { "zeroinitializer".into() }, Some(0)),
+                        2 => {
+                            let is_int = values.types.get(ty as usize).is_some_and(|t| t.starts_with('i'));
+                            let text = if is_ptr {
+                                "null"
+                            } else if is_int {
+                                "0"
+                            } else {
+                                "zeroinitializer"
+                            };
+                            (ty, text.into(), Some(0))
+                        }
                         3 => (ty, "undef".into(), None),
                         26 => (ty, "poison".into(), None),
                         4 => {
@@ -188,7 +197,7 @@ fn metadata_lines(bytes: &[u8], major: u32) -> Result<String, String> {
                         }
                         _ => (ty, "<const>".into(), None),
                     };
-                    values.constants.insert(id, entry);
+                    values.constants.insert((scope, id), entry);
                 }
                 b if b == ir::metadata_attachment_block::ID => {
                     let ops = record.ops;
