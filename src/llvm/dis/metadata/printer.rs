@@ -5,7 +5,7 @@ use std::fmt::Write;
 use bitcode_schema_runtime::decode::SchemaEnum;
 
 use crate::llvm::ir::{DichecksumKind, DiemissionKind, Diencoding, DimacinfoType, DinameTableKind};
-use crate::llvm::module::metadata::{Bound, DiNode, Enumerator, Md, MdRef, Metadata, Ref};
+use crate::llvm::module::metadata::{Bits, Bound, DiNode, Enumerator, Md, MdRef, Metadata, Ref};
 
 use super::dwarf;
 use super::expression::write_expression;
@@ -155,6 +155,17 @@ impl<'m> MdPrinter<'m> {
         }
     }
 
+    /// A size or offset: a number (or constant node) skipped when 0, else the node.
+    fn bits(&self, f: &mut Fields<'_, '_>, name: &str, bits: Bits) {
+        match bits {
+            Bits::Value(v) => f.int(name, v, true),
+            Bits::Node(r) => match self.constant(r) {
+                Some(v) => f.int(name, v as u64, true),
+                None => f.md(name, Some(r), true),
+            },
+        }
+    }
+
     /// A GenericSubrange bound: a constant expression `DW_OP_consts N` as N.
     fn generic_bound(&self, f: &mut Fields<'_, '_>, name: &str, bound: Ref) {
         if let Some(r) = bound {
@@ -266,7 +277,7 @@ impl<'m> MdPrinter<'m> {
                     f.dwarf("tag", u64::from(*t), tag(*t), false);
                 }
                 f.string("name", *name, true);
-                f.int("size", *size, true);
+                self.bits(&mut f, "size", *size);
                 f.int("align", *align, true);
                 self.encoding(&mut f, *encoding);
                 f.int("numExtraInhabitants", *num_extra_inhabitants, true);
@@ -279,7 +290,7 @@ impl<'m> MdPrinter<'m> {
                 let mut f = Fields::new(self, out);
                 f.dwarf("tag", u64::from(*t), tag(*t), false);
                 f.string("name", *name, true);
-                f.int("size", *size, true);
+                self.bits(&mut f, "size", *size);
                 f.int("align", *align, true);
                 self.encoding(&mut f, *encoding);
                 f.di_flags("flags", *flags);
@@ -307,7 +318,7 @@ impl<'m> MdPrinter<'m> {
                 f.md("stringLength", *string_length, true);
                 f.md("stringLengthExpression", *string_length_exp, true);
                 f.md("stringLocationExpression", *string_location_exp, true);
-                f.int("size", *size, true);
+                self.bits(&mut f, "size", *size);
                 f.int("align", *align, true);
                 self.encoding(&mut f, *encoding);
                 out.push(')');
@@ -349,9 +360,9 @@ impl<'m> MdPrinter<'m> {
                 f.md("file", *file, true);
                 f.int("line", *line, true);
                 f.md("baseType", *base_type, false);
-                f.int("size", *size, true);
+                self.bits(&mut f, "size", *size);
                 f.int("align", *align, true);
-                f.int("offset", *offset, true);
+                self.bits(&mut f, "offset", *offset);
                 f.di_flags("flags", *flags);
                 f.md("extraData", *extra_data, true);
                 if let Some(space) = dwarf_address_space {
@@ -402,9 +413,9 @@ impl<'m> MdPrinter<'m> {
                 f.md("file", *file, true);
                 f.int("line", *line, true);
                 f.md("baseType", *base_type, true);
-                f.int("size", *size, true);
+                self.bits(&mut f, "size", *size);
                 f.int("align", *align, true);
-                f.int("offset", *offset, true);
+                self.bits(&mut f, "offset", *offset);
                 f.di_flags("flags", *flags);
                 f.md("elements", *elements, true);
                 f.dwarf(
@@ -759,7 +770,7 @@ impl<'m> MdPrinter<'m> {
                 f.md("scope", *scope, true);
                 f.md("file", *file, true);
                 f.int("line", *line, true);
-                f.int("size", *size, true);
+                self.bits(&mut f, "size", *size);
                 f.int("align", *align, true);
                 f.di_flags("flags", *flags);
                 f.md("baseType", *base_type, false);

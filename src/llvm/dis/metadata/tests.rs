@@ -174,8 +174,11 @@ fn metadata_lines(bytes: &[u8], major: u32) -> Result<String, String> {
                         }
                         2 => {
                             let is_int = values.types.get(ty as usize).is_some_and(|t| t.starts_with('i'));
+                            let is_bool = values.types.get(ty as usize).is_some_and(|t| t == "i1");
                             let text = if is_ptr {
                                 "null"
+                            } else if is_bool {
+                                "false"
                             } else if is_int {
                                 "0"
                             } else {
@@ -187,7 +190,11 @@ fn metadata_lines(bytes: &[u8], major: u32) -> Result<String, String> {
                         26 => (ty, "poison".into(), None),
                         4 => {
                             let v = record.ops.first().copied().unwrap_or(0);
-                            let v = if v & 1 == 1 { -((v >> 1) as i64) } else { (v >> 1) as i64 };
+                            let v = match (v & 1, (v >> 1) as i64) {
+                                (1, 0) => i64::MIN,
+                                (1, m) => -m,
+                                (_, m) => m,
+                            };
                             let text = if values.types.get(ty as usize).is_some_and(|t| t == "i1") {
                                 (if v != 0 { "true" } else { "false" }).to_string()
                             } else {

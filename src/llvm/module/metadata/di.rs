@@ -57,7 +57,7 @@ pub enum DiNode {
     BasicType {
         tag: u32,
         name: Ref,
-        size: u64,
+        size: Bits,
         align: u32,
         encoding: u32,
         flags: u64,
@@ -68,7 +68,7 @@ pub enum DiNode {
     FixedPointType {
         tag: u32,
         name: Ref,
-        size: u64,
+        size: Bits,
         align: u32,
         encoding: u32,
         flags: u64,
@@ -82,7 +82,7 @@ pub enum DiNode {
         string_length: Ref,
         string_length_exp: Ref,
         string_location_exp: Ref,
-        size: u64,
+        size: Bits,
         align: u32,
         encoding: u32,
     },
@@ -96,9 +96,9 @@ pub enum DiNode {
         line: u32,
         scope: Ref,
         base_type: Ref,
-        size: u64,
+        size: Bits,
         align: u32,
-        offset: u64,
+        offset: Bits,
         flags: u64,
         extra_data: Ref,
         dwarf_address_space: Option<u32>,
@@ -113,9 +113,9 @@ pub enum DiNode {
         line: u32,
         scope: Ref,
         base_type: Ref,
-        size: u64,
+        size: Bits,
         align: u32,
-        offset: u64,
+        offset: Bits,
         flags: u64,
         elements: Ref,
         runtime_lang: u32,
@@ -265,7 +265,7 @@ pub enum DiNode {
         file: Ref,
         line: u32,
         scope: Ref,
-        size: u64,
+        size: Bits,
         align: u32,
         flags: u64,
         base_type: Ref,
@@ -274,6 +274,26 @@ pub enum DiNode {
         stride: Ref,
         bias: Ref,
     },
+}
+
+/// A size or offset in bits: a number, or (LLVM 21+, `size_is_metadata`) a node that
+/// holds it (a constant, a variable or an expression).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bits {
+    /// The number of bits.
+    Value(u64),
+    /// The node that gives it.
+    Node(MdRef),
+}
+
+impl Bits {
+    /// The node, for a size given as one.
+    pub fn node(self) -> Ref {
+        match self {
+            Bits::Node(n) => Some(n),
+            Bits::Value(_) => None,
+        }
+    }
 }
 
 /// A DISubrange bound: absent, a constant, or a node (a variable or an expression).
@@ -307,16 +327,35 @@ impl DiNode {
                 each(&[*count, *lower_bound, *upper_bound, *stride])
             }
             DiNode::Enumerator(e) => each(&[e.name]),
-            DiNode::BasicType { name, .. } | DiNode::FixedPointType { name, .. } => each(&[*name]),
-            DiNode::StringType { name, string_length, string_length_exp, string_location_exp, .. } => {
-                each(&[*name, *string_length, *string_length_exp, *string_location_exp])
+            DiNode::BasicType { name, size, .. } | DiNode::FixedPointType { name, size, .. } => {
+                each(&[*name, size.node()])
             }
+            DiNode::StringType {
+                name, string_length, string_length_exp, string_location_exp, size, ..
+            } => each(&[*name, *string_length, *string_length_exp, *string_location_exp, size.node()]),
             DiNode::File { filename, directory, checksum, source, .. } => {
                 each(&[*filename, *directory, *checksum, *source])
             }
-            DiNode::DerivedType { file, scope, name, base_type, extra_data, annotations, .. } => {
-                each(&[*file, *scope, *name, *base_type, *extra_data, *annotations])
-            }
+            DiNode::DerivedType {
+                file,
+                scope,
+                name,
+                base_type,
+                extra_data,
+                annotations,
+                size,
+                offset,
+                ..
+            } => each(&[
+                *file,
+                *scope,
+                *name,
+                size.node(),
+                offset.node(),
+                *base_type,
+                *extra_data,
+                *annotations,
+            ]),
             DiNode::CompositeType {
                 file,
                 scope,
@@ -334,11 +373,15 @@ impl DiNode {
                 annotations,
                 specification,
                 bit_stride,
+                size,
+                offset,
                 ..
             } => each(&[
                 *file,
                 *scope,
                 *name,
+                size.node(),
+                offset.node(),
                 *base_type,
                 *elements,
                 *vtable_holder,

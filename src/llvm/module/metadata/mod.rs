@@ -12,4 +12,4 @@ mod location;
 mod reader;
 
 pub use arena::{Md, MdRef, Metadata};
-pub use di::{Bound, DiNode, Enumerator, Location, Ref};
+pub use di::{Bits, Bound, DiNode, Enumerator, Location, Ref};

@@ -6,7 +6,7 @@ use crate::llvm::ir::metadata_block::Record;
 use crate::llvm::metadata_strings;
 
 use super::arena::{Md, MdRef, Metadata};
-use super::di::{Bound, DiNode, Enumerator, Location, Ref};
+use super::di::{Bits, Bound, DiNode, Enumerator, Location, Ref};
 
 /// A signed VBR as LLVM stores signed values: the sign in bit 0.
 fn decode_signed(v: u64) -> i64 {
@@ -158,7 +158,7 @@ impl<'a> Metadata<'a> {
                 let node = DiNode::BasicType {
                     tag: u32::from(b.tag),
                     name: self.md(b.name),
-                    size: b.size,
+                    size: self.bits(b.flags.size_is_metadata, b.size),
                     align: b.align,
                     encoding: b.encoding.code() as u32,
                     flags: b.di_flags.bits(),
@@ -171,7 +171,7 @@ impl<'a> Metadata<'a> {
                 let node = DiNode::FixedPointType {
                     tag: u32::from(b.tag),
                     name: self.md(b.name),
-                    size: b.size,
+                    size: self.bits(b.flags.size_is_metadata, b.size),
                     align: b.align,
                     encoding: b.encoding.code() as u32,
                     flags: b.di_flags.bits(),
@@ -187,7 +187,7 @@ impl<'a> Metadata<'a> {
                     string_length: self.md(s.string_length),
                     string_length_exp: self.md(s.string_length_exp),
                     string_location_exp: self.md(s.string_location_exp),
-                    size: s.size,
+                    size: self.bits(s.flags.size_is_metadata, s.size),
                     align: s.align,
                     encoding: s.encoding.map_or(0, |e| e.code() as u32),
                 };
@@ -211,9 +211,9 @@ impl<'a> Metadata<'a> {
                     line: d.line,
                     scope: self.md(d.scope),
                     base_type: self.md(d.base_type),
-                    size: d.size,
+                    size: self.bits(d.flags.size_is_metadata, d.size),
                     align: d.align,
-                    offset: d.offset,
+                    offset: self.bits(d.flags.size_is_metadata, d.offset),
                     flags: d.di_flags.bits(),
                     extra_data: self.md(d.extra_data),
                     dwarf_address_space: d.dwarf_address_space,
@@ -230,9 +230,9 @@ impl<'a> Metadata<'a> {
                     line: c.line,
                     scope: self.md(c.scope),
                     base_type: self.md(c.base_type),
-                    size: c.size,
+                    size: self.bits(c.flags.size_is_metadata, c.size),
                     align: c.align,
-                    offset: c.offset,
+                    offset: self.bits(c.flags.size_is_metadata, c.offset),
                     flags: c.di_flags.bits(),
                     elements: self.md(c.elements),
                     runtime_lang: c.runtime_lang,
@@ -509,7 +509,7 @@ impl<'a> Metadata<'a> {
                     file: self.md(s.file),
                     line: s.line,
                     scope: self.md(s.scope),
-                    size: s.size,
+                    size: self.bits(s.flags.size_is_metadata, s.size),
                     align: s.align,
                     flags: s.di_flags.bits(),
                     base_type: self.md(s.base_type),
@@ -534,6 +534,18 @@ impl<'a> Metadata<'a> {
     fn tuple(&mut self, distinct: bool, operands: &[Option<u32>]) -> Result<(), String> {
         let operands = operands.iter().map(|&o| self.md(o)).collect();
         self.push(Md::Tuple { distinct, operands }).map(|_| ())
+    }
+
+    /// A size or offset operand: bits, or with `is_metadata` an md ref (id + 1) to the
+    /// node that holds them (null reads as 0).
+    fn bits(&self, is_metadata: bool, operand: u64) -> Bits {
+        if !is_metadata {
+            return Bits::Value(operand);
+        }
+        match operand.checked_sub(1).and_then(|id| self.map_id(id)) {
+            Some(node) => Bits::Node(node),
+            None => Bits::Value(0),
+        }
     }
 
     /// A subrange bound given as an md ref (id + 1).
