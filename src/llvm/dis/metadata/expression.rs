@@ -19,7 +19,7 @@ fn is_valid(elements: &[u64]) -> bool {
         if op == 0x1000 && tail.len() != args {
             return false;
         }
-        rest = &tail[args..];
+        rest = tail.get(args..).unwrap_or(&[]);
     }
     true
 }

@@ -182,14 +182,19 @@ impl<'p, 'm> Fields<'p, 'm> {
 /// A string as AsmWriter's printEscapedString writes it: printable ASCII but `\` and
 /// `"` as is, every other byte as `\XX` (upper-case hex).
 pub(super) fn escape_into(out: &mut String, bytes: &[u8]) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     for &b in bytes {
         if (0x20..0x7f).contains(&b) && b != b'\\' && b != b'"' {
             out.push(b as char);
         } else {
-            out.push('\\');
-            out.push(HEX[(b >> 4) as usize] as char);
-            out.push(HEX[(b & 15) as usize] as char);
+            push_hex_escape(out, b);
         }
     }
+}
+
+/// `\XX`: a byte as a backslash and two upper-case hex digits.
+pub(super) fn push_hex_escape(out: &mut String, b: u8) {
+    let digit = |d: u8| char::from(if d < 10 { b'0' + d } else { b'A' + d - 10 });
+    out.push('\\');
+    out.push(digit(b >> 4));
+    out.push(digit(b & 15));
 }

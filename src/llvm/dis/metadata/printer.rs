@@ -9,7 +9,7 @@ use crate::llvm::module::metadata::{Bits, Bound, DiNode, Enumerator, Md, MdRef, 
 
 use super::dwarf;
 use super::expression::write_expression;
-use super::fields::{escape_into, Fields};
+use super::fields::{escape_into, push_hex_escape, Fields};
 use super::slots::MdSlots;
 
 /// Prints values wrapped as metadata; implemented by the module printer, which knows
@@ -793,7 +793,6 @@ impl<'m> MdPrinter<'m> {
 /// A metadata name as AsmWriter writes it: letters, digits (not first) and `-$._` as
 /// they are, any other byte as `\XX`.
 fn write_identifier(out: &mut String, name: &[u8]) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     for (i, &b) in name.iter().enumerate() {
         let plain = b.is_ascii_alphabetic()
             || matches!(b, b'-' | b'$' | b'.' | b'_')
@@ -801,9 +800,7 @@ fn write_identifier(out: &mut String, name: &[u8]) {
         if plain {
             out.push(b as char);
         } else {
-            out.push('\\');
-            out.push(HEX[(b >> 4) as usize] as char);
-            out.push(HEX[(b & 15) as usize] as char);
+            push_hex_escape(out, b);
         }
     }
 }
@@ -814,7 +811,7 @@ fn write_enumerator_value(out: &mut String, e: &Enumerator) {
     let words = width.div_ceil(64);
     // The value's words, zero-extended to the width, then masked to it.
     let mut value: Vec<u64> = (0..words).map(|i| e.words.get(i).copied().unwrap_or(0)).collect();
-    if width % 64 != 0 {
+    if !width.is_multiple_of(64) {
         if let Some(last) = value.last_mut() {
             *last &= (1u64 << (width % 64)) - 1;
         }
@@ -828,15 +825,15 @@ fn write_enumerator_value(out: &mut String, e: &Enumerator) {
             *w = n;
             carry = c;
         }
-        if width % 64 != 0 {
+        if !width.is_multiple_of(64) {
             if let Some(last) = value.last_mut() {
                 *last &= (1u64 << (width % 64)) - 1;
             }
         }
         out.push('-');
     }
-    if value.len() == 1 {
-        let _ = write!(out, "{}", value[0]);
+    if let [only] = value[..] {
+        let _ = write!(out, "{only}");
         return;
     }
     // Repeated division by 10^18 for wide values.

@@ -49,6 +49,9 @@ pub enum Md<'a> {
     },
 }
 
+/// A named metadata node: its name and operands.
+pub(crate) type NamedNode = (Box<[u8]>, Box<[MdRef]>);
+
 /// Every metadata entry of a module, and its kinds, named metadata and global
 /// attachments.
 #[derive(Debug, Default)]
@@ -64,7 +67,7 @@ pub struct Metadata<'a> {
     pub(crate) function: Option<u32>,
     pub(crate) functions_begun: u32,
     pub(crate) kinds: HashMap<u32, Box<[u8]>>,
-    pub(crate) named: Vec<(Box<[u8]>, Box<[MdRef]>)>,
+    pub(crate) named: Vec<NamedNode>,
     /// The name of a NAME record waiting for its NAMED_NODE.
     pub(crate) pending_name: Option<Box<[u8]>>,
     pub(crate) global_attachments: HashMap<u32, Vec<(u32, MdRef)>>,
