@@ -179,11 +179,13 @@ impl<'p, 'm> Fields<'p, 'm> {
     }
 }
 
-/// A string as AsmWriter's printEscapedString writes it: printable ASCII but `\` and
-/// `"` as is, every other byte as `\XX` (upper-case hex).
+/// A string as AsmWriter's printEscapedString writes it: `\` doubled, printable ASCII
+/// but `"` as is, every other byte as `\XX` (upper-case hex).
 pub(super) fn escape_into(out: &mut String, bytes: &[u8]) {
     for &b in bytes {
-        if (0x20..0x7f).contains(&b) && b != b'\\' && b != b'"' {
+        if b == b'\\' {
+            out.push_str("\\\\");
+        } else if (0x20..0x7f).contains(&b) && b != b'"' {
             out.push(b as char);
         } else {
             push_hex_escape(out, b);
