@@ -1,0 +1,202 @@
+//! The `name: value` fields of a specialized node, as AsmWriter's MDFieldPrinter writes
+//! them: `, ` between fields, and each kind of field skipped when it holds its default.
+
+use std::fmt::Write;
+
+use crate::llvm::module::metadata::Ref;
+
+use super::dwarf::{DISP_FLAG_BITS, DI_FLAG_BITS};
+use super::printer::MdPrinter;
+
+/// Writes the fields of one node into `out`.
+pub(super) struct Fields<'p, 'm> {
+    pub(super) printer: &'p MdPrinter<'m>,
+    pub(super) out: &'p mut String,
+    first: bool,
+}
+
+impl<'p, 'm> Fields<'p, 'm> {
+    /// Fields written after `out`'s `!DIKind(`.
+    pub(super) fn new(printer: &'p MdPrinter<'m>, out: &'p mut String) -> Self {
+        Fields { printer, out, first: true }
+    }
+
+    /// Starts a field: the separator and `name: `.
+    fn name(&mut self, name: &str) {
+        if !self.first {
+            self.out.push_str(", ");
+        }
+        self.first = false;
+        self.out.push_str(name);
+        self.out.push_str(": ");
+    }
+
+    /// A string field; a null or empty string is skipped when `skip_empty`.
+    pub(super) fn string(&mut self, name: &str, value: Ref, skip_empty: bool) {
+        let bytes = value.and_then(|v| self.printer.md.string(v)).unwrap_or(&[]);
+        if skip_empty && bytes.is_empty() {
+            return;
+        }
+        self.name(name);
+        self.out.push('"');
+        escape_into(self.out, bytes);
+        self.out.push('"');
+    }
+
+    /// A metadata field; null is skipped when `skip_null`, else printed `null`.
+    pub(super) fn md(&mut self, name: &str, value: Ref, skip_null: bool) {
+        if skip_null && value.is_none() {
+            return;
+        }
+        self.name(name);
+        match value {
+            Some(v) => self.printer.write_operand(self.out, v),
+            None => self.out.push_str("null"),
+        }
+    }
+
+    /// An integer field, skipped when zero and `skip_zero`.
+    pub(super) fn int<T: std::fmt::Display + Default + PartialEq>(
+        &mut self,
+        name: &str,
+        value: T,
+        skip_zero: bool,
+    ) {
+        if skip_zero && value == T::default() {
+            return;
+        }
+        self.name(name);
+        let _ = write!(self.out, "{value}");
+    }
+
+    /// A boolean field, skipped when it equals `default`.
+    pub(super) fn bool(&mut self, name: &str, value: bool, default: Option<bool>) {
+        if default == Some(value) {
+            return;
+        }
+        self.name(name);
+        self.out.push_str(if value { "true" } else { "false" });
+    }
+
+    /// A field spelled from a table (a DWARF enum), skipped when zero; a value the table
+    /// lacks prints as its number.
+    pub(super) fn dwarf(&mut self, name: &str, value: u64, spelling: Option<&str>, skip_zero: bool) {
+        if skip_zero && value == 0 {
+            return;
+        }
+        self.name(name);
+        match spelling {
+            Some(s) => self.out.push_str(s),
+            None => {
+                let _ = write!(self.out, "{value}");
+            }
+        }
+    }
+
+    /// A bare word (an enum spelled by the schema) always printed.
+    pub(super) fn word(&mut self, name: &str, word: &str) {
+        self.name(name);
+        self.out.push_str(word);
+    }
+
+    /// A DIFlags field: access, inheritance and indirect virtual base first, then each
+    /// flag bit lowest first, then the bits no name covers as a number.
+    pub(super) fn di_flags(&mut self, name: &str, flags: u64) {
+        if flags == 0 {
+            return;
+        }
+        self.name(name);
+        let mut rest = flags;
+        let mut parts: Vec<&str> = Vec::new();
+        match rest & 3 {
+            1 => parts.push("DIFlagPrivate"),
+            2 => parts.push("DIFlagProtected"),
+            3 => parts.push("DIFlagPublic"),
+            _ => {}
+        }
+        rest &= !3;
+        match (rest >> 16) & 3 {
+            1 => parts.push("DIFlagSingleInheritance"),
+            2 => parts.push("DIFlagMultipleInheritance"),
+            3 => parts.push("DIFlagVirtualInheritance"),
+            _ => {}
+        }
+        rest &= !(3 << 16);
+        // FwdDecl | Virtual together: an indirect virtual base.
+        if rest & 0x24 == 0x24 {
+            parts.push("DIFlagIndirectVirtualBase");
+            rest &= !0x24;
+        }
+        for (bit, flag) in DI_FLAG_BITS {
+            if rest & (1 << bit) != 0 {
+                parts.push(flag);
+                rest &= !(1 << bit);
+            }
+        }
+        self.flag_list(&parts, rest);
+    }
+
+    /// A DISPFlags field, always printed (`0` when empty).
+    pub(super) fn sp_flags(&mut self, name: &str, flags: u64) {
+        self.name(name);
+        if flags == 0 {
+            self.out.push('0');
+            return;
+        }
+        let mut rest = flags;
+        let mut parts: Vec<&str> = Vec::new();
+        match rest & 3 {
+            1 => parts.push("DISPFlagVirtual"),
+            2 => parts.push("DISPFlagPureVirtual"),
+            _ => {}
+        }
+        if rest & 3 != 3 {
+            rest &= !3;
+        }
+        for (bit, flag) in DISP_FLAG_BITS {
+            if rest & (1 << bit) != 0 {
+                parts.push(flag);
+                rest &= !(1 << bit);
+            }
+        }
+        self.flag_list(&parts, rest);
+    }
+
+    /// `A | B | extra`.
+    fn flag_list(&mut self, parts: &[&str], extra: u64) {
+        for (i, part) in parts.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(" | ");
+            }
+            self.out.push_str(part);
+        }
+        if extra != 0 || parts.is_empty() {
+            if !parts.is_empty() {
+                self.out.push_str(" | ");
+            }
+            let _ = write!(self.out, "{extra}");
+        }
+    }
+}
+
+/// A string as AsmWriter's printEscapedString writes it: `\` doubled, printable ASCII
+/// but `"` as is, every other byte as `\XX` (upper-case hex).
+pub(super) fn escape_into(out: &mut String, bytes: &[u8]) {
+    for &b in bytes {
+        if b == b'\\' {
+            out.push_str("\\\\");
+        } else if (0x20..0x7f).contains(&b) && b != b'"' {
+            out.push(b as char);
+        } else {
+            push_hex_escape(out, b);
+        }
+    }
+}
+
+/// `\XX`: a byte as a backslash and two upper-case hex digits.
+pub(super) fn push_hex_escape(out: &mut String, b: u8) {
+    let digit = |d: u8| char::from(if d < 10 { b'0' + d } else { b'A' + d - 10 });
+    out.push('\\');
+    out.push(digit(b >> 4));
+    out.push(digit(b & 15));
+}

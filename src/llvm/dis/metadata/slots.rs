@@ -1,0 +1,86 @@
+//! Slot numbers of metadata nodes, as AsmWriter's SlotTracker gives them.
+
+use std::collections::HashMap;
+
+use crate::llvm::module::metadata::{DiNode, Md, MdRef, Metadata};
+
+/// The `!N` numbers of the nodes printed so far, in the order they were first seen.
+#[derive(Debug, Default)]
+pub struct MdSlots {
+    slots: HashMap<MdRef, u32>,
+    order: Vec<MdRef>,
+    stack: Vec<(MdRef, usize)>,
+    operands: Vec<MdRef>,
+}
+
+impl MdSlots {
+    /// No node numbered yet.
+    pub fn new() -> Self {
+        MdSlots::default()
+    }
+
+    /// Numbers `node` if it is a node not numbered yet, then its node operands, depth
+    /// first in operand order (SlotTracker::CreateMetadataSlot). Strings, values,
+    /// DIExpressions and DIArgLists get no number: they print inline.
+    pub fn number(&mut self, md: &Metadata<'_>, node: MdRef) {
+        if !self.wants_slot(md, node) {
+            return;
+        }
+        self.assign(node);
+        // Iterative, as metadata graphs can be deep: (node, next operand index) pairs, the
+        // operands of each node gathered once into `operands`.
+        let start = self.operands.len();
+        Self::gather(md, node, &mut self.operands);
+        self.stack.push((node, start));
+        while let Some(&mut (_, ref mut next)) = self.stack.last_mut() {
+            let Some(&op) = self.operands.get(*next) else {
+                let (_, start) = self.stack.pop().unwrap_or((node, 0));
+                self.operands.truncate(start);
+                continue;
+            };
+            *next += 1;
+            if self.wants_slot(md, op) {
+                self.assign(op);
+                let start = self.operands.len();
+                Self::gather(md, op, &mut self.operands);
+                // The new node's operands come after the end of its parent's list: its
+                // cursor starts there.
+                self.stack.push((op, start));
+            }
+        }
+    }
+
+    /// Whether `node` is a node without a slot that gets one.
+    fn wants_slot(&self, md: &Metadata<'_>, node: MdRef) -> bool {
+        let gets_one = match md.entry(node) {
+            Some(Md::Tuple { .. }) => true,
+            Some(Md::Di { node, .. }) => !matches!(**node, DiNode::Expression(_) | DiNode::ArgList(_)),
+            _ => false,
+        };
+        gets_one && !self.slots.contains_key(&node)
+    }
+
+    fn assign(&mut self, node: MdRef) {
+        self.slots.insert(node, self.order.len() as u32);
+        self.order.push(node);
+    }
+
+    /// The node operands of `node`, in LLVM's operand order.
+    fn gather(md: &Metadata<'_>, node: MdRef, out: &mut Vec<MdRef>) {
+        match md.entry(node) {
+            Some(Md::Tuple { operands, .. }) => out.extend(operands.iter().flatten()),
+            Some(Md::Di { node, .. }) => node.operands(|op| out.push(op)),
+            _ => {}
+        }
+    }
+
+    /// The slot of a numbered node.
+    pub fn slot(&self, node: MdRef) -> Option<u32> {
+        self.slots.get(&node).copied()
+    }
+
+    /// The numbered nodes in slot order.
+    pub fn nodes(&self) -> &[MdRef] {
+        &self.order
+    }
+}

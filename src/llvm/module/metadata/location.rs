@@ -1,0 +1,44 @@
+//! Uniqued DILocations: a FUNC_CODE_DEBUG_LOC record names the same node as an equal
+//! uniqued location read before (from METADATA_LOCATION or an earlier DEBUG_LOC), as
+//! LLVM's context uniques them.
+
+use super::arena::{Md, MdRef, Metadata};
+use super::di::{DiNode, Location};
+
+/// What makes two uniqued locations the same node.
+pub(crate) type LocationKey = Location;
+
+impl Metadata<'_> {
+    /// Registers a uniqued location read from a METADATA_LOCATION record.
+    pub(crate) fn note_location(&mut self, location: Location, md: MdRef) {
+        self.locations.entry(location).or_insert(md);
+    }
+
+    /// The DILocation a DEBUG_LOC record makes: the uniqued node equal to it, made now if
+    /// none was read or made before.
+    pub fn debug_loc(
+        &mut self,
+        line: u32,
+        col: u32,
+        scope: MdRef,
+        inlined_at: Option<MdRef>,
+        implicit_code: bool,
+    ) -> MdRef {
+        let location = Location {
+            line,
+            column: col,
+            scope: Some(scope),
+            inlined_at,
+            implicit_code,
+            atom_group: 0,
+            atom_rank: 0,
+        };
+        if let Some(&md) = self.locations.get(&location) {
+            return md;
+        }
+        let md = MdRef(self.entries.len() as u32);
+        self.entries.push(Md::Di { distinct: false, node: Box::new(DiNode::Location(location)) });
+        self.locations.insert(location, md);
+        md
+    }
+}
