@@ -307,6 +307,7 @@ fn metadata_lines(bytes: &[u8], major: u32) -> Result<String, String> {
             },
         }
     }
+    let read = std::time::Instant::now();
     // SlotTracker's order.
     let mut slots = MdSlots::new();
     for &g in &global_vars {
@@ -347,10 +348,14 @@ fn metadata_lines(bytes: &[u8], major: u32) -> Result<String, String> {
             }
         }
     }
+    let numbered = std::time::Instant::now();
     let printer = MdPrinter::new(&md, &slots, major, &values);
     let mut out = String::new();
     printer.write_named(&mut out);
     printer.write_nodes(&mut out);
+    if std::env::var("MD_TIME").is_ok() {
+        println!("  numbering {:?}, printing {:?}", numbered - read, numbered.elapsed());
+    }
     Ok(out)
 }
 
@@ -386,7 +391,12 @@ fn compare(name: &str) -> Option<(usize, usize, Vec<String>)> {
     let bytes = std::fs::read(Path::new(CORPUS).join(format!("{name}.bc"))).ok()?;
     let reference = reference(name)?;
     let want: Vec<&str> = reference.lines().filter(|l| l.starts_with('!')).collect();
-    let got = match metadata_lines(&bytes, major_of(name)) {
+    let start = std::time::Instant::now();
+    let printed = metadata_lines(&bytes, major_of(name));
+    if std::env::var("MD_TIME").is_ok() {
+        println!("{name}: read, numbered and printed in {:?}", start.elapsed());
+    }
+    let got = match printed {
         Ok(text) => text,
         Err(e) => return Some((0, want.len(), vec![format!("error: {e}")])),
     };

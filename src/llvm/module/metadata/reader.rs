@@ -458,8 +458,10 @@ impl<'a> Metadata<'a> {
                     name: self.md(p.name),
                     file: self.md(p.file),
                     line: p.line,
-                    setter: self.md(p.setter_name),
-                    getter: self.md(p.getter_name),
+                    // The writer puts the getter first: the schema's `setter_name` operand
+                    // holds the getter, as MetadataLoader reads it.
+                    setter: self.md(p.getter_name),
+                    getter: self.md(p.setter_name),
                     attributes: p.attributes,
                     ty: self.md(p.r#type),
                 };
