@@ -56,17 +56,13 @@ impl<'p, 'm> Fields<'p, 'm> {
     }
 
     /// An integer field, skipped when zero and `skip_zero`.
-    pub(super) fn int<T: std::fmt::Display + Default + PartialEq>(
-        &mut self,
-        name: &str,
-        value: T,
-        skip_zero: bool,
-    ) {
-        if skip_zero && value == T::default() {
+    pub(super) fn int(&mut self, name: &str, value: impl Into<i128>, skip_zero: bool) {
+        let value = value.into();
+        if skip_zero && value == 0 {
             return;
         }
         self.name(name);
-        let _ = write!(self.out, "{value}");
+        push_int(self.out, value);
     }
 
     /// A boolean field, skipped when it equals `default`.
@@ -106,34 +102,34 @@ impl<'p, 'm> Fields<'p, 'm> {
             return;
         }
         self.name(name);
+        let mut list = FlagList { out: self.out, any: false };
         let mut rest = flags;
-        let mut parts: Vec<&str> = Vec::new();
-        match rest & 3 {
-            1 => parts.push("DIFlagPrivate"),
-            2 => parts.push("DIFlagProtected"),
-            3 => parts.push("DIFlagPublic"),
-            _ => {}
-        }
+        list.push(match rest & 3 {
+            1 => "DIFlagPrivate",
+            2 => "DIFlagProtected",
+            3 => "DIFlagPublic",
+            _ => "",
+        });
         rest &= !3;
-        match (rest >> 16) & 3 {
-            1 => parts.push("DIFlagSingleInheritance"),
-            2 => parts.push("DIFlagMultipleInheritance"),
-            3 => parts.push("DIFlagVirtualInheritance"),
-            _ => {}
-        }
+        list.push(match (rest >> 16) & 3 {
+            1 => "DIFlagSingleInheritance",
+            2 => "DIFlagMultipleInheritance",
+            3 => "DIFlagVirtualInheritance",
+            _ => "",
+        });
         rest &= !(3 << 16);
         // FwdDecl | Virtual together: an indirect virtual base.
         if rest & 0x24 == 0x24 {
-            parts.push("DIFlagIndirectVirtualBase");
+            list.push("DIFlagIndirectVirtualBase");
             rest &= !0x24;
         }
         for (bit, flag) in DI_FLAG_BITS {
             if rest & (1 << bit) != 0 {
-                parts.push(flag);
+                list.push(flag);
                 rest &= !(1 << bit);
             }
         }
-        self.flag_list(&parts, rest);
+        list.finish(rest);
     }
 
     /// A DISPFlags field, always printed (`0` when empty).
@@ -143,35 +139,50 @@ impl<'p, 'm> Fields<'p, 'm> {
             self.out.push('0');
             return;
         }
+        let mut list = FlagList { out: self.out, any: false };
         let mut rest = flags;
-        let mut parts: Vec<&str> = Vec::new();
         match rest & 3 {
-            1 => parts.push("DISPFlagVirtual"),
-            2 => parts.push("DISPFlagPureVirtual"),
+            1 => list.push("DISPFlagVirtual"),
+            2 => list.push("DISPFlagPureVirtual"),
             _ => {}
         }
+        // Both virtuality bits together name nothing: they stay for the number.
         if rest & 3 != 3 {
             rest &= !3;
         }
         for (bit, flag) in DISP_FLAG_BITS {
             if rest & (1 << bit) != 0 {
-                parts.push(flag);
+                list.push(flag);
                 rest &= !(1 << bit);
             }
         }
-        self.flag_list(&parts, rest);
+        list.finish(rest);
+    }
+}
+
+/// Flags written as `A | B | extra`.
+struct FlagList<'o> {
+    out: &'o mut String,
+    any: bool,
+}
+
+impl FlagList<'_> {
+    /// One flag (nothing for an empty name).
+    fn push(&mut self, flag: &str) {
+        if flag.is_empty() {
+            return;
+        }
+        if self.any {
+            self.out.push_str(" | ");
+        }
+        self.any = true;
+        self.out.push_str(flag);
     }
 
-    /// `A | B | extra`.
-    fn flag_list(&mut self, parts: &[&str], extra: u64) {
-        for (i, part) in parts.iter().enumerate() {
-            if i > 0 {
-                self.out.push_str(" | ");
-            }
-            self.out.push_str(part);
-        }
-        if extra != 0 || parts.is_empty() {
-            if !parts.is_empty() {
+    /// The bits no flag named, as a number, when there are any or no flag was written.
+    fn finish(self, extra: u64) {
+        if extra != 0 || !self.any {
+            if self.any {
                 self.out.push_str(" | ");
             }
             let _ = write!(self.out, "{extra}");
@@ -199,4 +210,37 @@ pub(super) fn push_hex_escape(out: &mut String, b: u8) {
     out.push('\\');
     out.push(digit(b >> 4));
     out.push(digit(b & 15));
+}
+
+/// An integer in decimal, without the formatting machinery (the printer writes millions).
+pub(super) fn push_int(out: &mut String, value: i128) {
+    if value < 0 {
+        out.push('-');
+    }
+    let magnitude = value.unsigned_abs();
+    match u64::try_from(magnitude) {
+        Ok(small) => push_u64(out, small),
+        Err(_) => {
+            let _ = write!(out, "{magnitude}");
+        }
+    }
+}
+
+/// A `u64` in decimal.
+pub(super) fn push_u64(out: &mut String, mut value: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        if let Some(d) = digits.get_mut(at) {
+            *d = b'0' + (value % 10) as u8;
+        }
+        value /= 10;
+        if value == 0 || at == 0 {
+            break;
+        }
+    }
+    for &d in digits.get(at..).unwrap_or(&[]) {
+        out.push(char::from(d));
+    }
 }

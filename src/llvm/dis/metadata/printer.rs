@@ -9,7 +9,7 @@ use crate::llvm::module::metadata::{Bits, Bound, DiNode, Enumerator, Md, MdRef, 
 
 use super::dwarf;
 use super::expression::write_expression;
-use super::fields::{escape_into, push_hex_escape, Fields};
+use super::fields::{escape_into, push_hex_escape, push_u64, Fields};
 use super::slots::MdSlots;
 
 /// Prints values wrapped as metadata; implemented by the module printer, which knows
@@ -68,7 +68,8 @@ impl<'m> MdPrinter<'m> {
             }
             Some(entry) => match self.slots.slot(node) {
                 Some(slot) => {
-                    let _ = write!(out, "!{slot}");
+                    out.push('!');
+                    push_u64(out, u64::from(slot));
                 }
                 None => match entry {
                     Md::Di { node: di, .. } if matches!(**di, DiNode::Location(_)) => {
@@ -100,7 +101,9 @@ impl<'m> MdPrinter<'m> {
     /// Every numbered node as a `!N = ...` line, in slot order.
     pub fn write_nodes(&self, out: &mut String) {
         for (slot, &node) in self.slots.nodes().iter().enumerate() {
-            let _ = write!(out, "!{slot} = ");
+            out.push('!');
+            push_u64(out, slot as u64);
+            out.push_str(" = ");
             self.write_node(out, node);
             out.push('\n');
         }

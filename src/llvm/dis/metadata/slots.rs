@@ -1,17 +1,19 @@
 //! Slot numbers of metadata nodes, as AsmWriter's SlotTracker gives them.
 
-use std::collections::HashMap;
-
 use crate::llvm::module::metadata::{DiNode, Md, MdRef, Metadata};
 
 /// The `!N` numbers of the nodes printed so far, in the order they were first seen.
 #[derive(Debug, Default)]
 pub struct MdSlots {
-    slots: HashMap<MdRef, u32>,
+    /// By arena index: the slot, or `NONE`.
+    slots: Vec<u32>,
     order: Vec<MdRef>,
     stack: Vec<(MdRef, usize)>,
     operands: Vec<MdRef>,
 }
+
+/// No slot.
+const NONE: u32 = u32::MAX;
 
 impl MdSlots {
     /// No node numbered yet.
@@ -57,11 +59,18 @@ impl MdSlots {
             Some(Md::Di { node, .. }) => !matches!(**node, DiNode::Expression(_) | DiNode::ArgList(_)),
             _ => false,
         };
-        gets_one && !self.slots.contains_key(&node)
+        gets_one && self.slot(node).is_none()
     }
 
     fn assign(&mut self, node: MdRef) {
-        self.slots.insert(node, self.order.len() as u32);
+        let at = node.index() as usize;
+        if self.slots.len() <= at {
+            // Only entries of the arena get here: the table grows to the arena's size.
+            self.slots.resize(at + 1, NONE);
+        }
+        if let Some(slot) = self.slots.get_mut(at) {
+            *slot = self.order.len() as u32;
+        }
         self.order.push(node);
     }
 
@@ -76,7 +85,7 @@ impl MdSlots {
 
     /// The slot of a numbered node.
     pub fn slot(&self, node: MdRef) -> Option<u32> {
-        self.slots.get(&node).copied()
+        self.slots.get(node.index() as usize).copied().filter(|&s| s != NONE)
     }
 
     /// The numbered nodes in slot order.

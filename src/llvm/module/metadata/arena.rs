@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::di::DiNode;
-use super::location::LocationKey;
+use super::location::LocationMap;
 
 /// A string, node or value-as-metadata in a [`Metadata`] arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -71,7 +71,7 @@ pub struct Metadata<'a> {
     /// The name of a NAME record waiting for its NAMED_NODE.
     pub(crate) pending_name: Option<Box<[u8]>>,
     pub(crate) global_attachments: HashMap<u32, Vec<(u32, MdRef)>>,
-    pub(crate) locations: HashMap<LocationKey, MdRef>,
+    pub(crate) locations: LocationMap,
 }
 
 impl<'a> Metadata<'a> {

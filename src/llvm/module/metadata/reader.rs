@@ -181,15 +181,25 @@ impl<'a> Metadata<'a> {
                 self.di(b.flags.distinct, node)?
             }
             Record::StringType(s) => {
+                // The 8-operand form (before LLVM 14) has no location expression: the
+                // operands from there on are size, alignment and encoding.
+                let (location, size, align, encoding) = match s.encoding {
+                    Some(encoding) => {
+                        (self.md(s.string_location_exp), s.size, s.align, encoding.code() as u32)
+                    }
+                    None => {
+                        (None, s.string_location_exp.map_or(0, |v| u64::from(v) + 1), s.size as u32, s.align)
+                    }
+                };
                 let node = DiNode::StringType {
                     tag: u32::from(s.tag),
                     name: self.md(s.name),
                     string_length: self.md(s.string_length),
                     string_length_exp: self.md(s.string_length_exp),
-                    string_location_exp: self.md(s.string_location_exp),
-                    size: self.bits(s.flags.size_is_metadata, s.size),
-                    align: s.align,
-                    encoding: s.encoding.map_or(0, |e| e.code() as u32),
+                    string_location_exp: location,
+                    size: self.bits(s.flags.size_is_metadata, size),
+                    align,
+                    encoding,
                 };
                 self.di(s.flags.distinct, node)?
             }
@@ -458,8 +468,10 @@ impl<'a> Metadata<'a> {
                     name: self.md(p.name),
                     file: self.md(p.file),
                     line: p.line,
-                    setter: self.md(p.setter_name),
-                    getter: self.md(p.getter_name),
+                    // The writer puts the getter first: the schema's `setter_name` operand
+                    // holds the getter, as MetadataLoader reads it.
+                    setter: self.md(p.getter_name),
+                    getter: self.md(p.setter_name),
                     attributes: p.attributes,
                     ty: self.md(p.r#type),
                 };
