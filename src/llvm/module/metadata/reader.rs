@@ -468,8 +468,9 @@ impl<'a> Metadata<'a> {
                     name: self.md(p.name),
                     file: self.md(p.file),
                     line: p.line,
-                    // The writer puts the getter first: the schema's `setter_name` operand
-                    // holds the getter, as MetadataLoader reads it.
+                    // LLVM's writer puts the setter's name first, but MetadataLoader reads
+                    // that operand as the getter's: the module LLVM reads (and llvm-dis
+                    // prints) has the two swapped, and so does this one.
                     setter: self.md(p.getter_name),
                     getter: self.md(p.setter_name),
                     attributes: p.attributes,
