@@ -111,6 +111,24 @@ impl AttrWriter<'_> {
                 _ => out.push_str("uwtable"),
             },
             K::Memory => self.write_memory(out, v),
+            K::Captures => {
+                let other = v & 0xF;
+                let ret = (v >> 4) & 0xF;
+                out.push_str("captures(");
+                let mut printed = false;
+                if other != 0 || ret == 0 {
+                    write_components(out, other);
+                    printed = true;
+                }
+                if ret != other {
+                    if printed {
+                        out.push_str(", ");
+                    }
+                    out.push_str("ret: ");
+                    write_components(out, ret);
+                }
+                out.push(')');
+            }
             K::Allockind => {
                 out.push_str("allockind(\"");
                 let mut parts = Vec::new();
@@ -198,6 +216,26 @@ impl AttrWriter<'_> {
             let _ = write!(out, "{name}: {}", mod_ref(mr));
         }
         out.push(')');
+    }
+}
+
+/// Capture components: `none`, or `address_is_null`/`address`, `read_provenance`/`provenance`.
+fn write_components(out: &mut String, c: u64) {
+    let mut parts = Vec::new();
+    if c & 3 == 3 {
+        parts.push("address");
+    } else if c & 1 != 0 {
+        parts.push("address_is_null");
+    }
+    if c & 12 == 12 {
+        parts.push("provenance");
+    } else if c & 4 != 0 {
+        parts.push("read_provenance");
+    }
+    if parts.is_empty() {
+        out.push_str("none");
+    } else {
+        out.push_str(&parts.join(", "));
     }
 }
 

@@ -30,6 +30,8 @@ pub(super) struct Printer<'m, 'a> {
     pub md_slots: MdSlots,
     /// The function being printed.
     pub body: Option<&'m FunctionBody<'a>>,
+    /// Every body, for blockaddress constants naming another function's blocks.
+    pub bodies: &'m [FunctionBody<'a>],
     pub locals: LocalSlots,
 }
 
@@ -61,6 +63,7 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
         md,
         md_slots: MdSlots::new(),
         body: None,
+        bodies,
         locals: LocalSlots::default(),
     };
     p.number_module();
@@ -113,10 +116,24 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
         p.tp.write_body(&mut out, &m.types, *t);
         out.push('\n');
     }
-    if !m.comdats.is_empty() {
+    // The comdats global objects use, functions first (AssemblyWriter's SetVector).
+    let mut used: Vec<u32> = Vec::new();
+    let mut seen = vec![false; m.comdats.len()];
+    for cd in m.functions.iter().map(|f| f.comdat).chain(m.globals.iter().map(|g| g.comdat)).flatten() {
+        if let Some(s) = seen.get_mut(cd as usize) {
+            if !*s {
+                *s = true;
+                used.push(cd);
+            }
+        }
+    }
+    if !used.is_empty() {
         out.push('\n');
     }
-    for c in &m.comdats {
+    for (i, c) in used.iter().filter_map(|&i| m.comdats.get(i as usize)).enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
         names::name(&mut out, '$', &c.name);
         out.push_str(" = comdat ");
         out.push_str(match c.selection {

@@ -52,7 +52,10 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                             m.typed_pointers = m.types.has_typed_pointers();
                             if let Some(bad) = m.types.dangling() {
                                 let at = walker.cursor().position();
-                                return Err(walker.locate(invalid(at, format!("type {bad} is referred to but never defined"))));
+                                return Err(walker.locate(invalid(
+                                    at,
+                                    format!("type {bad} is referred to but never defined"),
+                                )));
                             }
                         }
                     }
