@@ -248,10 +248,40 @@ pub fn write_apint(out: &mut String, words: &[u64], width: u32) {
         let _ = write!(out, "{v}");
         return;
     }
-    // Wider: two's complement over the words, as a decimal (i128 covers up to 128 bits).
-    let lo = words.first().copied().unwrap_or(0) as u128;
-    let hi = words.get(1).copied().unwrap_or(0) as u128;
-    let v = ((hi << 64) | lo) as i128;
-    let v = if width < 128 { (v << (128 - width)) >> (128 - width) } else { v };
-    let _ = write!(out, "{v}");
+    // Wider: the words as a two's complement number of `width` bits, in decimal.
+    let n = (width as usize).div_ceil(64);
+    let mut mag: Vec<u64> = (0..n).map(|i| words.get(i).copied().unwrap_or(0)).collect();
+    let top_bits = width as usize - (n - 1) * 64;
+    if let Some(top) = mag.last_mut() {
+        if top_bits < 64 {
+            *top &= (1u64 << top_bits) - 1;
+        }
+    }
+    let negative = mag.last().is_some_and(|t| (t >> (top_bits - 1)) & 1 == 1);
+    if negative {
+        // Magnitude: invert within the width and add one.
+        let mut carry = 1u128;
+        for (i, w) in mag.iter_mut().enumerate() {
+            let mask = if i == n - 1 && top_bits < 64 { (1u64 << top_bits) - 1 } else { u64::MAX };
+            let v = u128::from(!*w & mask) + carry;
+            *w = v as u64;
+            carry = v >> 64;
+        }
+        out.push('-');
+    }
+    let mut digits = Vec::new();
+    while mag.iter().any(|w| *w != 0) {
+        let mut rem = 0u128;
+        for w in mag.iter_mut().rev() {
+            let cur = (rem << 64) | u128::from(*w);
+            *w = (cur / 10) as u64;
+            rem = cur % 10;
+        }
+        digits.push(b'0' + rem as u8);
+    }
+    if digits.is_empty() {
+        digits.push(b'0');
+    }
+    digits.reverse();
+    out.push_str(std::str::from_utf8(&digits).unwrap_or("0"));
 }

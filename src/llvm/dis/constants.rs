@@ -196,8 +196,11 @@ impl Printer<'_, '_> {
                     match et {
                         Some(Type::Integer(1)) => out.push_str(if w & 1 != 0 { "true" } else { "false" }),
                         Some(Type::Integer(w2)) => {
-                            let v =
-                                if *w2 < 64 { ((*w << (64 - w2)) as i64) >> (64 - w2) } else { *w as i64 };
+                            let v = if *w2 > 0 && *w2 < 64 {
+                                ((*w << (64 - w2)) as i64) >> (64 - w2)
+                            } else {
+                                *w as i64
+                            };
                             let _ = write!(out, "{v}");
                         }
                         Some(f) => write_float(out, f, *w, 0),

@@ -25,7 +25,7 @@ pub fn write_float(out: &mut String, ty: &Type, bits: u64, extra: u64) {
         Type::Double => match exponent_form(f64::from_bits(bits)) {
             Some(s) => out.push_str(&s),
             None => {
-                let _ = write!(out, "0x{bits:016X}");
+                let _ = write!(out, "0x{bits:X}");
             }
         },
         Type::Float => {
@@ -33,7 +33,7 @@ pub fn write_float(out: &mut String, ty: &Type, bits: u64, extra: u64) {
             match exponent_form(v) {
                 Some(s) => out.push_str(&s),
                 None => {
-                    let _ = write!(out, "0x{:016X}", float_as_double_bits(bits as u32));
+                    let _ = write!(out, "0x{:X}", float_as_double_bits(bits as u32));
                 }
             }
         }

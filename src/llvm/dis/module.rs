@@ -580,7 +580,20 @@ impl<'m, 'a> Printer<'m, 'a> {
         out.push_str(if alias { "alias " } else { "ifunc " });
         self.tp.write(out, &m.types, c.value_type);
         out.push_str(", ");
-        self.write_typed(out, x.target);
+        // A constant expression is written without its type (AsmWriter's printAlias).
+        let expression = matches!(
+            self.value(x.target).map(|v| &v.kind),
+            Some(ValueKind::Constant(c)) if !matches!(
+                c,
+                Constant::Null | Constant::Undef | Constant::Poison | Constant::Int(_) | Constant::WideInt(_)
+                    | Constant::Float(..) | Constant::Aggregate(_) | Constant::String { .. } | Constant::Data(_)
+            )
+        );
+        if expression {
+            self.write_value(out, x.target);
+        } else {
+            self.write_typed(out, x.target);
+        }
         if !c.partition.is_empty() {
             out.push_str(", partition \"");
             names::escaped(out, &c.partition);

@@ -101,6 +101,9 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
     for module in modules.iter_mut().skip(unnamed_from) {
         name_from_strtab(module, &[]);
     }
+    for module in &mut modules {
+        strip_intrinsic_mustprogress(module);
+    }
     Ok(modules)
 }
 
@@ -567,6 +570,31 @@ fn name_from_strtab<'a>(m: &mut Module<'a>, strtab: &'a [u8]) {
         if let Some(name) = get(c.strtab) {
             c.name = name;
         }
+    }
+}
+
+/// LLVM's reader gives intrinsics their own attributes, without the `mustprogress` a
+/// writer may have put on their declarations: the declarations of `llvm.*` functions get
+/// a copy of their list without it.
+fn strip_intrinsic_mustprogress(m: &mut Module<'_>) {
+    use super::attributes::FUNCTION_INDEX;
+    let must = Attribute::Enum(ir::AttributeKind::Mustprogress);
+    for f in &mut m.functions {
+        if !f.common.name.starts_with(b"llvm.") {
+            continue;
+        }
+        let Some(list) = m.attributes.list(f.attributes) else { continue };
+        if !list.sets.iter().any(|(i, s)| *i == FUNCTION_INDEX && s.contains(&must)) {
+            continue;
+        }
+        let mut list = list.clone();
+        for (i, s) in &mut list.sets {
+            if *i == FUNCTION_INDEX {
+                s.retain(|a| *a != must);
+            }
+        }
+        f.attributes = Some(m.attributes.lists.len() as u32);
+        m.attributes.lists.push(list);
     }
 }
 
