@@ -230,7 +230,7 @@ impl Printer<'_, '_> {
                 self.tp.write(out, types, ty);
                 out.push(')');
             }
-            Constant::Gep { source, inbounds, nusw, nuw, inrange_index, operands } => {
+            Constant::Gep { source, inbounds, nusw, nuw, inrange_index, inrange, operands } => {
                 out.push_str("getelementptr");
                 if *inbounds {
                     out.push_str(" inbounds");
@@ -239,6 +239,9 @@ impl Printer<'_, '_> {
                 }
                 if *nuw {
                     out.push_str(" nuw");
+                }
+                if let Some((lo, hi)) = inrange {
+                    let _ = write!(out, " inrange({lo}, {hi})");
                 }
                 out.push_str(" (");
                 self.tp.write(out, types, *source);

@@ -226,6 +226,9 @@ fn type_order(m: &Module<'_>, bodies: &[FunctionBody<'_>], _md: &Metadata<'_>) -
     let mut bodies = bodies.iter().peekable();
     for (index, func) in m.functions.iter().enumerate() {
         f.incorporate(&m.types, if m.typed_pointers { func.common.ty } else { func.common.value_type });
+        if !m.typed_pointers {
+            incorporate_attributes(m, func.attributes, &mut f);
+        }
         for v in [func.prefix, func.prologue, func.personality].into_iter().flatten() {
             incorporate_value(m, None, v, &mut f, &mut seen_constants, &mut seen_local);
         }
@@ -244,11 +247,28 @@ fn type_order(m: &Module<'_>, bodies: &[FunctionBody<'_>], _md: &Metadata<'_>) -
             match &inst.op {
                 Op::Gep { source, .. } => f.incorporate(&m.types, *source),
                 Op::Alloca { allocated, .. } => f.incorporate(&m.types, *allocated),
+                Op::Call { call, .. } | Op::Invoke { call, .. } | Op::CallBr { call, .. }
+                    if !m.typed_pointers =>
+                {
+                    incorporate_attributes(m, call.attributes, &mut f)
+                }
                 _ => {}
             }
         }
     }
     f.structs
+}
+
+/// TypeFinder::incorporateAttributes: the types of type attributes (`byval(%T)`...).
+fn incorporate_attributes(m: &Module<'_>, list: Option<u32>, f: &mut TypeFinder) {
+    let Some(list) = m.attributes.list(list) else { return };
+    for (_, set) in &list.sets {
+        for a in set {
+            if let crate::llvm::module::Attribute::Type(_, Some(t)) = a {
+                f.incorporate(&m.types, *t);
+            }
+        }
+    }
 }
 
 /// TypeFinder::incorporateValue: constants' types and operands, not globals or locals.

@@ -296,7 +296,8 @@ impl<'a> State<'a> {
             R::Version(v) => m.version = v.version,
             R::Triple(t) => m.triple = t.triple,
             R::Datalayout(d) => {
-                self.program_as = program_address_space(&d.datalayout);
+                self.program_as = layout_number(&d.datalayout, b"P");
+                m.alloca_address_space = layout_number(&d.datalayout, b"A");
                 m.datalayout = d.datalayout;
             }
             R::Asm(a) => m.asm = a.asm,
@@ -479,11 +480,11 @@ fn implicit_comdat(_linkage: Linkage, _m: &Module<'_>) -> Option<u32> {
     None
 }
 
-/// The program address space a data layout string names (`P<n>`), 0 by default.
-fn program_address_space(layout: &[u8]) -> u32 {
+/// The number of a data layout entry (`P<n>`, `A<n>`), 0 by default.
+fn layout_number(layout: &[u8], prefix: &[u8]) -> u32 {
     layout
         .split(|&b| b == b'-')
-        .find_map(|part| part.strip_prefix(b"P").and_then(|n| std::str::from_utf8(n).ok()?.parse().ok()))
+        .find_map(|part| part.strip_prefix(prefix).and_then(|n| std::str::from_utf8(n).ok()?.parse().ok()))
         .unwrap_or(0)
 }
 
