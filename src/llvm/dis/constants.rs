@@ -346,7 +346,7 @@ impl Printer<'_, '_> {
             .get(body.function as usize)
             .and_then(|f| self.m.types.function(f.common.value_type))
             .map_or(0, |f| f.1.len());
-        let slots = super::slots::LocalSlots::new(body, params, &[]);
+        let slots = super::slots::LocalSlots::new(body, params, &[], &[]);
         match slots.blocks.get(block as usize).copied().flatten() {
             Some(s) => {
                 let _ = write!(out, "%{s}");

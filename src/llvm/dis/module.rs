@@ -692,7 +692,8 @@ impl<'m, 'a> Printer<'m, 'a> {
         };
         self.body = body;
         if let Some(b) = body {
-            self.locals = LocalSlots::new(b, params.len(), &b.use_lists);
+            let addressed = self.addressed_blocks(fid, b);
+            self.locals = LocalSlots::new(b, params.len(), &b.use_lists, &addressed);
             self.number_body_extras(b);
         }
         if f.is_proto {
@@ -796,6 +797,21 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
         self.body = None;
         Ok(())
+    }
+
+    /// The blocks of the function `fid` (body `b`) that blockaddress constants take.
+    pub fn addressed_blocks(&self, fid: ValueRef, b: &FunctionBody<'_>) -> Vec<u32> {
+        self.m
+            .values
+            .iter()
+            .chain(&b.values)
+            .filter_map(|v| match &v.kind {
+                ValueKind::Constant(Constant::BlockAddress { function, block }) if *function == fid => {
+                    Some(*block)
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// Call-site attribute slots and instruction metadata slots, in instruction order.
