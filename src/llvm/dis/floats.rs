@@ -11,10 +11,12 @@ fn exponent_form(v: f64) -> Option<String> {
     if !v.is_finite() {
         return None;
     }
-    let s = format!("{v:.6e}");
+    // Six significant digits, written with six after the point (APFloat::toString(6, 0));
+    // APFloat cuts some digits before it rounds, which this does not do yet.
+    let s = format!("{v:.5e}");
     let (mantissa, exp) = s.split_once('e')?;
     let exp: i32 = exp.parse().ok()?;
-    let text = format!("{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    let text = format!("{mantissa}0e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
     let back: f64 = text.parse().ok()?;
     (back == v).then_some(text)
 }
