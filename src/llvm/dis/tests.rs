@@ -9,7 +9,7 @@ const CORPUS: &str = "/work/shared/corpus";
 const REFERENCE: &str = "/tmp/ref";
 
 /// How many corpus modules must print equal to their reference (a ratchet: raise it).
-const EQUAL_AT_LEAST: usize = 92;
+const EQUAL_AT_LEAST: usize = 93;
 
 /// The corpus files with a reference, and their reference texts (one per module).
 fn corpus() -> Option<Vec<(PathBuf, Vec<String>)>> {
