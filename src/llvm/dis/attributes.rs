@@ -189,23 +189,34 @@ impl AttrWriter<'_> {
         }
     }
 
-    /// `memory(...)`: two bits per location (argmem, inaccessiblemem, [errnomem,] other).
+    /// `memory(...)`: two bits per location (argmem, inaccessiblemem, then errnomem and
+    /// other from LLVM 20, the target memories after other from LLVM 22).
     fn write_memory(&self, out: &mut String, v: u64) {
-        let locations: &[&str] = if self.major >= 20 {
-            &["argmem", "inaccessiblemem", "errnomem"]
-        } else {
-            &["argmem", "inaccessiblemem"]
+        let (locations, other_at): (&[(u32, &str)], u32) = match self.major {
+            22.. => (
+                &[
+                    (0, "argmem"),
+                    (1, "inaccessiblemem"),
+                    (2, "errnomem"),
+                    (4, "target_mem0"),
+                    (5, "target_mem1"),
+                ],
+                3,
+            ),
+            20..=21 => (&[(0, "argmem"), (1, "inaccessiblemem"), (2, "errnomem")], 3),
+            _ => (&[(0, "argmem"), (1, "inaccessiblemem")], 2),
         };
-        let other = (v >> (2 * locations.len())) & 3;
-        let all_same = locations.iter().enumerate().all(|(i, _)| (v >> (2 * i)) & 3 == other);
+        let at = |i: u32| (v >> (2 * i)) & 3;
+        let other = at(other_at);
+        let all_same = locations.iter().all(|(i, _)| at(*i) == other);
         out.push_str("memory(");
         let mut first = true;
         if other != 0 || all_same {
             out.push_str(mod_ref(other));
             first = false;
         }
-        for (i, name) in locations.iter().enumerate() {
-            let mr = (v >> (2 * i)) & 3;
+        for (i, name) in locations {
+            let mr = at(*i);
             if mr == other {
                 continue;
             }
