@@ -111,6 +111,24 @@ impl AttrWriter<'_> {
                 _ => out.push_str("uwtable"),
             },
             K::Memory => self.write_memory(out, v),
+            K::Captures => {
+                let other = v & 0xF;
+                let ret = (v >> 4) & 0xF;
+                out.push_str("captures(");
+                let mut printed = false;
+                if other != 0 || ret == 0 {
+                    write_components(out, other);
+                    printed = true;
+                }
+                if ret != other {
+                    if printed {
+                        out.push_str(", ");
+                    }
+                    out.push_str("ret: ");
+                    write_components(out, ret);
+                }
+                out.push(')');
+            }
             K::Allockind => {
                 out.push_str("allockind(\"");
                 let mut parts = Vec::new();
@@ -171,23 +189,34 @@ impl AttrWriter<'_> {
         }
     }
 
-    /// `memory(...)`: two bits per location (argmem, inaccessiblemem, [errnomem,] other).
+    /// `memory(...)`: two bits per location (argmem, inaccessiblemem, then errnomem and
+    /// other from LLVM 20, the target memories after other from LLVM 22).
     fn write_memory(&self, out: &mut String, v: u64) {
-        let locations: &[&str] = if self.major >= 20 {
-            &["argmem", "inaccessiblemem", "errnomem"]
-        } else {
-            &["argmem", "inaccessiblemem"]
+        let (locations, other_at): (&[(u32, &str)], u32) = match self.major {
+            22.. => (
+                &[
+                    (0, "argmem"),
+                    (1, "inaccessiblemem"),
+                    (2, "errnomem"),
+                    (4, "target_mem0"),
+                    (5, "target_mem1"),
+                ],
+                3,
+            ),
+            20..=21 => (&[(0, "argmem"), (1, "inaccessiblemem"), (2, "errnomem")], 3),
+            _ => (&[(0, "argmem"), (1, "inaccessiblemem")], 2),
         };
-        let other = (v >> (2 * locations.len())) & 3;
-        let all_same = locations.iter().enumerate().all(|(i, _)| (v >> (2 * i)) & 3 == other);
+        let at = |i: u32| (v >> (2 * i)) & 3;
+        let other = at(other_at);
+        let all_same = locations.iter().all(|(i, _)| at(*i) == other);
         out.push_str("memory(");
         let mut first = true;
         if other != 0 || all_same {
             out.push_str(mod_ref(other));
             first = false;
         }
-        for (i, name) in locations.iter().enumerate() {
-            let mr = (v >> (2 * i)) & 3;
+        for (i, name) in locations {
+            let mr = at(*i);
             if mr == other {
                 continue;
             }
@@ -201,6 +230,26 @@ impl AttrWriter<'_> {
     }
 }
 
+/// Capture components: `none`, or `address_is_null`/`address`, `read_provenance`/`provenance`.
+fn write_components(out: &mut String, c: u64) {
+    let mut parts = Vec::new();
+    if c & 3 == 3 {
+        parts.push("address");
+    } else if c & 1 != 0 {
+        parts.push("address_is_null");
+    }
+    if c & 12 == 12 {
+        parts.push("provenance");
+    } else if c & 4 != 0 {
+        parts.push("read_provenance");
+    }
+    if parts.is_empty() {
+        out.push_str("none");
+    } else {
+        out.push_str(&parts.join(", "));
+    }
+}
+
 /// An integer of `width` bits given as 64-bit words, as a signed decimal.
 pub fn write_apint(out: &mut String, words: &[u64], width: u32) {
     if width <= 64 {
@@ -210,10 +259,40 @@ pub fn write_apint(out: &mut String, words: &[u64], width: u32) {
         let _ = write!(out, "{v}");
         return;
     }
-    // Wider: two's complement over the words, as a decimal (i128 covers up to 128 bits).
-    let lo = words.first().copied().unwrap_or(0) as u128;
-    let hi = words.get(1).copied().unwrap_or(0) as u128;
-    let v = ((hi << 64) | lo) as i128;
-    let v = if width < 128 { (v << (128 - width)) >> (128 - width) } else { v };
-    let _ = write!(out, "{v}");
+    // Wider: the words as a two's complement number of `width` bits, in decimal.
+    let n = (width as usize).div_ceil(64);
+    let mut mag: Vec<u64> = (0..n).map(|i| words.get(i).copied().unwrap_or(0)).collect();
+    let top_bits = width as usize - (n - 1) * 64;
+    if let Some(top) = mag.last_mut() {
+        if top_bits < 64 {
+            *top &= (1u64 << top_bits) - 1;
+        }
+    }
+    let negative = mag.last().is_some_and(|t| (t >> (top_bits - 1)) & 1 == 1);
+    if negative {
+        // Magnitude: invert within the width and add one.
+        let mut carry = 1u128;
+        for (i, w) in mag.iter_mut().enumerate() {
+            let mask = if i == n - 1 && top_bits < 64 { (1u64 << top_bits) - 1 } else { u64::MAX };
+            let v = u128::from(!*w & mask) + carry;
+            *w = v as u64;
+            carry = v >> 64;
+        }
+        out.push('-');
+    }
+    let mut digits = Vec::new();
+    while mag.iter().any(|w| *w != 0) {
+        let mut rem = 0u128;
+        for w in mag.iter_mut().rev() {
+            let cur = (rem << 64) | u128::from(*w);
+            *w = (cur / 10) as u64;
+            rem = cur % 10;
+        }
+        digits.push(b'0' + rem as u8);
+    }
+    if digits.is_empty() {
+        digits.push(b'0');
+    }
+    digits.reverse();
+    out.push_str(std::str::from_utf8(&digits).unwrap_or("0"));
 }

@@ -196,8 +196,11 @@ impl Printer<'_, '_> {
                     match et {
                         Some(Type::Integer(1)) => out.push_str(if w & 1 != 0 { "true" } else { "false" }),
                         Some(Type::Integer(w2)) => {
-                            let v =
-                                if *w2 < 64 { ((*w << (64 - w2)) as i64) >> (64 - w2) } else { *w as i64 };
+                            let v = if *w2 > 0 && *w2 < 64 {
+                                ((*w << (64 - w2)) as i64) >> (64 - w2)
+                            } else {
+                                *w as i64
+                            };
                             let _ = write!(out, "{v}");
                         }
                         Some(f) => write_float(out, f, *w, 0),
@@ -227,7 +230,7 @@ impl Printer<'_, '_> {
                 self.tp.write(out, types, ty);
                 out.push(')');
             }
-            Constant::Gep { source, inbounds, nusw, nuw, inrange_index, operands } => {
+            Constant::Gep { source, inbounds, nusw, nuw, inrange_index, inrange, operands } => {
                 out.push_str("getelementptr");
                 if *inbounds {
                     out.push_str(" inbounds");
@@ -236,6 +239,9 @@ impl Printer<'_, '_> {
                 }
                 if *nuw {
                     out.push_str(" nuw");
+                }
+                if let Some((lo, hi)) = inrange {
+                    let _ = write!(out, " inrange({lo}, {hi})");
                 }
                 out.push_str(" (");
                 self.tp.write(out, types, *source);
@@ -284,7 +290,9 @@ impl Printer<'_, '_> {
             Constant::BlockAddress { function, block } => {
                 out.push_str("blockaddress(");
                 self.write_value(out, *function);
-                let _ = write!(out, ", %{block})");
+                out.push_str(", ");
+                self.write_foreign_block(out, *function, *block);
+                out.push(')');
             }
             Constant::DsoLocalEquivalent(v) => {
                 out.push_str("dso_local_equivalent ");
@@ -319,6 +327,31 @@ impl Printer<'_, '_> {
                 self.write_list(out, ops);
                 out.push(')');
             }
+        }
+    }
+
+    /// A block of the function with value id `function`, by its name or slot there.
+    fn write_foreign_block(&self, out: &mut String, function: ValueRef, block: u32) {
+        let body = match self.value(function).map(|v| &v.kind) {
+            Some(ValueKind::Function(f)) => self.bodies.iter().find(|b| b.function == *f),
+            _ => None,
+        };
+        let Some(body) = body else { return out.push_str("<badref>") };
+        if let Some(name) = body.blocks.get(block as usize).and_then(|b| b.name.as_ref()) {
+            return names::name(out, '%', name);
+        }
+        let params = self
+            .m
+            .functions
+            .get(body.function as usize)
+            .and_then(|f| self.m.types.function(f.common.value_type))
+            .map_or(0, |f| f.1.len());
+        let slots = super::slots::LocalSlots::new(body, params, &[], &[]);
+        match slots.blocks.get(block as usize).copied().flatten() {
+            Some(s) => {
+                let _ = write!(out, "%{s}");
+            }
+            None => out.push_str("<badref>"),
         }
     }
 

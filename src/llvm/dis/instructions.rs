@@ -519,7 +519,53 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
         let attachments = self.sorted_attachments(inst);
         self.write_attachments(out, &attachments, ", ");
+        if let Op::Call { call, .. } | Op::Invoke { call, .. } = &inst.op {
+            self.write_relocate_comment(out, b, call);
+        }
         Ok(())
+    }
+
+    /// printInfoComment of a gc.relocate: ` ; (base, derived)` as the statepoint names them.
+    fn write_relocate_comment(&self, out: &mut String, b: &FunctionBody<'_>, call: &Call) {
+        let is_relocate =
+            self.m.global_name(call.callee).is_some_and(|n| n.starts_with(b"llvm.experimental.gc.relocate"));
+        let (Some(&token), Some(&base), Some(&derived)) =
+            (call.args.first(), call.args.get(1), call.args.get(2))
+        else {
+            return;
+        };
+        if !is_relocate {
+            return;
+        }
+        let index = |id: ValueRef| match self.value(id).map(|v| &v.kind) {
+            Some(crate::llvm::module::ValueKind::Constant(crate::llvm::module::Constant::Int(k))) => {
+                Some(*k as usize)
+            }
+            Some(crate::llvm::module::ValueKind::Constant(crate::llvm::module::Constant::Null)) => Some(0),
+            _ => None,
+        };
+        let statepoint = match self.value(token).map(|v| &v.kind) {
+            Some(crate::llvm::module::ValueKind::Instruction(i)) => b.instructions.get(*i as usize),
+            _ => None,
+        };
+        let Some(Op::Call { call: sp, .. } | Op::Invoke { call: sp, .. }) = statepoint.map(|s| &s.op) else {
+            return;
+        };
+        let live = sp
+            .bundles
+            .iter()
+            .find(|(tag, _)| self.m.bundle_tags.get(*tag as usize).is_some_and(|t| &t[..] == b"gc-live"));
+        let operands: &[ValueRef] = match live {
+            Some((_, inputs)) => inputs,
+            None => &sp.args,
+        };
+        let (Some(bi), Some(di)) = (index(base), index(derived)) else { return };
+        let (Some(&bv), Some(&dv)) = (operands.get(bi), operands.get(di)) else { return };
+        out.push_str(" ; (");
+        self.write_value(out, bv);
+        out.push_str(", ");
+        self.write_value(out, dv);
+        out.push(')');
     }
 
     /// The store size of a type in bytes (for cmpxchg/atomicrmw without an alignment).

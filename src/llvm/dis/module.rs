@@ -30,6 +30,8 @@ pub(super) struct Printer<'m, 'a> {
     pub md_slots: MdSlots,
     /// The function being printed.
     pub body: Option<&'m FunctionBody<'a>>,
+    /// Every body, for blockaddress constants naming another function's blocks.
+    pub bodies: &'m [FunctionBody<'a>],
     pub locals: LocalSlots,
 }
 
@@ -61,6 +63,7 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
         md,
         md_slots: MdSlots::new(),
         body: None,
+        bodies,
         locals: LocalSlots::default(),
     };
     p.number_module();
@@ -113,10 +116,24 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
         p.tp.write_body(&mut out, &m.types, *t);
         out.push('\n');
     }
-    if !m.comdats.is_empty() {
+    // The comdats global objects use, functions first (AssemblyWriter's SetVector).
+    let mut used: Vec<u32> = Vec::new();
+    let mut seen = vec![false; m.comdats.len()];
+    for cd in m.functions.iter().map(|f| f.comdat).chain(m.globals.iter().map(|g| g.comdat)).flatten() {
+        if let Some(s) = seen.get_mut(cd as usize) {
+            if !*s {
+                *s = true;
+                used.push(cd);
+            }
+        }
+    }
+    if !used.is_empty() {
         out.push('\n');
     }
-    for c in &m.comdats {
+    for (i, c) in used.iter().filter_map(|&i| m.comdats.get(i as usize)).enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
         names::name(&mut out, '$', &c.name);
         out.push_str(" = comdat ");
         out.push_str(match c.selection {
@@ -209,6 +226,9 @@ fn type_order(m: &Module<'_>, bodies: &[FunctionBody<'_>], _md: &Metadata<'_>) -
     let mut bodies = bodies.iter().peekable();
     for (index, func) in m.functions.iter().enumerate() {
         f.incorporate(&m.types, if m.typed_pointers { func.common.ty } else { func.common.value_type });
+        if !m.typed_pointers {
+            incorporate_attributes(m, func.attributes, &mut f);
+        }
         for v in [func.prefix, func.prologue, func.personality].into_iter().flatten() {
             incorporate_value(m, None, v, &mut f, &mut seen_constants, &mut seen_local);
         }
@@ -227,11 +247,28 @@ fn type_order(m: &Module<'_>, bodies: &[FunctionBody<'_>], _md: &Metadata<'_>) -
             match &inst.op {
                 Op::Gep { source, .. } => f.incorporate(&m.types, *source),
                 Op::Alloca { allocated, .. } => f.incorporate(&m.types, *allocated),
+                Op::Call { call, .. } | Op::Invoke { call, .. } | Op::CallBr { call, .. }
+                    if !m.typed_pointers =>
+                {
+                    incorporate_attributes(m, call.attributes, &mut f)
+                }
                 _ => {}
             }
         }
     }
     f.structs
+}
+
+/// TypeFinder::incorporateAttributes: the types of type attributes (`byval(%T)`...).
+fn incorporate_attributes(m: &Module<'_>, list: Option<u32>, f: &mut TypeFinder) {
+    let Some(list) = m.attributes.list(list) else { return };
+    for (_, set) in &list.sets {
+        for a in set {
+            if let crate::llvm::module::Attribute::Type(_, Some(t)) = a {
+                f.incorporate(&m.types, *t);
+            }
+        }
+    }
 }
 
 /// TypeFinder::incorporateValue: constants' types and operands, not globals or locals.
@@ -563,7 +600,20 @@ impl<'m, 'a> Printer<'m, 'a> {
         out.push_str(if alias { "alias " } else { "ifunc " });
         self.tp.write(out, &m.types, c.value_type);
         out.push_str(", ");
-        self.write_typed(out, x.target);
+        // A constant expression is written without its type (AsmWriter's printAlias).
+        let expression = matches!(
+            self.value(x.target).map(|v| &v.kind),
+            Some(ValueKind::Constant(c)) if !matches!(
+                c,
+                Constant::Null | Constant::Undef | Constant::Poison | Constant::Int(_) | Constant::WideInt(_)
+                    | Constant::Float(..) | Constant::Aggregate(_) | Constant::String { .. } | Constant::Data(_)
+            )
+        );
+        if expression {
+            self.write_value(out, x.target);
+        } else {
+            self.write_typed(out, x.target);
+        }
         if !c.partition.is_empty() {
             out.push_str(", partition \"");
             names::escaped(out, &c.partition);
@@ -642,7 +692,8 @@ impl<'m, 'a> Printer<'m, 'a> {
         };
         self.body = body;
         if let Some(b) = body {
-            self.locals = LocalSlots::new(b, params.len(), &b.use_lists);
+            let addressed = self.addressed_blocks(fid, b);
+            self.locals = LocalSlots::new(b, params.len(), &b.use_lists, &addressed);
             self.number_body_extras(b);
         }
         if f.is_proto {
@@ -746,6 +797,21 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
         self.body = None;
         Ok(())
+    }
+
+    /// The blocks of the function `fid` (body `b`) that blockaddress constants take.
+    pub fn addressed_blocks(&self, fid: ValueRef, b: &FunctionBody<'_>) -> Vec<u32> {
+        self.m
+            .values
+            .iter()
+            .chain(&b.values)
+            .filter_map(|v| match &v.kind {
+                ValueKind::Constant(Constant::BlockAddress { function, block }) if *function == fid => {
+                    Some(*block)
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// Call-site attribute slots and instruction metadata slots, in instruction order.

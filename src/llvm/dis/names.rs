@@ -2,10 +2,12 @@
 
 use std::fmt::Write;
 
-/// `printEscapedString`: printable ASCII but `\` and `"` as is, other bytes `\XX`.
+/// `printEscapedString`: `\` doubled, printable ASCII but `"` as is, other bytes `\XX`.
 pub fn escaped(out: &mut String, bytes: &[u8]) {
     for &b in bytes {
-        if (0x20..0x7f).contains(&b) && b != b'\\' && b != b'"' {
+        if b == b'\\' {
+            out.push_str("\\\\");
+        } else if (0x20..0x7f).contains(&b) && b != b'"' {
             out.push(b as char);
         } else {
             let _ = write!(out, "\\{b:02X}");

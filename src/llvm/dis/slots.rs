@@ -18,7 +18,15 @@ pub struct LocalSlots {
 
 impl LocalSlots {
     /// Numbers `body` (whose first argument has value id `body.first_local`).
-    pub fn new(body: &FunctionBody<'_>, params: usize, use_lists: &[(u32, Vec<u64>)]) -> Self {
+    /// `addressed` lists the blocks a blockaddress constant takes: that constant's use is
+    /// the block's oldest (it is made before the body is read) and counts in the use list
+    /// a USELIST_BB record reorders, though `; preds =` skips it.
+    pub fn new(
+        body: &FunctionBody<'_>,
+        params: usize,
+        use_lists: &[(u32, Vec<u64>)],
+        addressed: &[u32],
+    ) -> Self {
         let mut next = 0u32;
         let mut values = HashMap::new();
         for i in 0..params as u32 {
@@ -48,6 +56,13 @@ impl LocalSlots {
         // Uses of each block in the order the reader makes them; the use list holds them
         // newest first, unless a USELIST_BB record reorders it.
         let mut uses: Vec<Vec<u32>> = vec![Vec::new(); body.blocks.len()];
+        for &b in addressed {
+            if let Some(u) = uses.get_mut(b as usize) {
+                if u.is_empty() {
+                    u.push(u32::MAX);
+                }
+            }
+        }
         for (bi, b) in body.blocks.iter().enumerate() {
             for inst in body.instructions.get(b.start as usize..b.end as usize).unwrap_or_default() {
                 let mut add = |dest: u32| {
@@ -98,6 +113,9 @@ impl LocalSlots {
             let mut keyed: Vec<(u64, u32)> = order.iter().copied().zip(list.iter().copied()).collect();
             keyed.sort_by_key(|(k, _)| *k);
             *list = keyed.into_iter().map(|(_, b)| b).collect();
+        }
+        for list in &mut preds {
+            list.retain(|b| *b != u32::MAX);
         }
         LocalSlots { values, blocks, preds }
     }

@@ -26,7 +26,7 @@ pub(super) fn read_constant<'a>(
 ) -> std::result::Result<Constant<'a>, String> {
     use cb::Record as C;
     let gep = |source: u32, inbounds: bool, nusw: bool, nuw: bool, inrange: Option<u64>, ops: Vec<u32>| {
-        Constant::Gep { source, inbounds, nusw, nuw, inrange_index: inrange, operands: ops }
+        Constant::Gep { source, inbounds, nusw, nuw, inrange_index: inrange, inrange: None, operands: ops }
     };
     Ok(match r {
         C::Null(_) => Constant::Null,
@@ -76,9 +76,18 @@ pub(super) fn read_constant<'a>(
         }
         C::CeGepWithInrange(g) => {
             // The range comes first; the pairs are the rest (ranges up to 64 bits only).
-            let rest = g.range_and_operands.get(2..).ok_or("a getelementptr constant cut short")?;
+            let (range, rest) = match g.range_and_operands.split_at_checked(2) {
+                Some((r, rest)) if g.range_bit_width <= 64 => (r, rest),
+                _ => return Err("a getelementptr constant with a range this reader does not read".into()),
+            };
             let ops = rest.chunks(2).filter_map(|p| p.get(1).map(|v| *v as u32)).collect();
-            gep(g.source_type.0, g.flags.inbounds, g.flags.nusw, g.flags.nuw, None, ops)
+            let bound =
+                |i: usize| range.get(i).map_or(0, |&v| bitcode_schema_runtime::decode::decode_signed(v));
+            let mut c = gep(g.source_type.0, g.flags.inbounds, g.flags.nusw, g.flags.nuw, None, ops);
+            if let Constant::Gep { inrange, .. } = &mut c {
+                *inrange = Some((bound(0), bound(1)));
+            }
+            c
         }
         C::CeSelect(s) => Constant::Select(s.condition.0, s.true_value.0, s.false_value.0),
         C::CeExtractelt(e) => {
@@ -583,7 +592,7 @@ impl<'a> BodyReader<'a> {
                     m.types.pointee(a.r#type.0).ok_or("an alloca of a type that is not a pointer")?
                 };
                 self.check_type(m, allocated)?;
-                let address_space = a.address_space.unwrap_or(0);
+                let address_space = a.address_space.unwrap_or(m.alloca_address_space);
                 let ty = m.types.pointer_to(allocated, address_space, typed);
                 let log2 = a.flags.align_lower | (a.flags.align_upper << 5);
                 let align = (log2 != 0).then(|| 1u64 << ((log2 - 1) & 63));

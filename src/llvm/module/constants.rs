@@ -71,6 +71,8 @@ pub enum Constant<'a> {
         nuw: bool,
         /// The index of the operand marked inrange (LLVM up to 18).
         inrange_index: Option<u64>,
+        /// The inrange byte range (LLVM 19+, bit widths up to 64).
+        inrange: Option<(i64, i64)>,
         /// The base, then the indices.
         operands: Vec<ValueRef>,
     },

@@ -54,6 +54,8 @@ pub struct Module<'a> {
     pub asm: Bytes<'a>,
     /// The types.
     pub types: Types,
+    /// The data layout's alloca address space (`A<n>`).
+    pub alloca_address_space: u32,
     /// Whether the module's pointers are typed (LLVM 14 and older writers).
     pub typed_pointers: bool,
     /// Global variables in order.

@@ -52,7 +52,10 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                             m.typed_pointers = m.types.has_typed_pointers();
                             if let Some(bad) = m.types.dangling() {
                                 let at = walker.cursor().position();
-                                return Err(walker.locate(invalid(at, format!("type {bad} is referred to but never defined"))));
+                                return Err(walker.locate(invalid(
+                                    at,
+                                    format!("type {bad} is referred to but never defined"),
+                                )));
                             }
                         }
                     }
@@ -97,6 +100,9 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
     }
     for module in modules.iter_mut().skip(unnamed_from) {
         name_from_strtab(module, &[]);
+    }
+    for module in &mut modules {
+        strip_intrinsic_mustprogress(module);
     }
     Ok(modules)
 }
@@ -290,7 +296,8 @@ impl<'a> State<'a> {
             R::Version(v) => m.version = v.version,
             R::Triple(t) => m.triple = t.triple,
             R::Datalayout(d) => {
-                self.program_as = program_address_space(&d.datalayout);
+                self.program_as = layout_number(&d.datalayout, b"P");
+                m.alloca_address_space = layout_number(&d.datalayout, b"A");
                 m.datalayout = d.datalayout;
             }
             R::Asm(a) => m.asm = a.asm,
@@ -473,11 +480,11 @@ fn implicit_comdat(_linkage: Linkage, _m: &Module<'_>) -> Option<u32> {
     None
 }
 
-/// The program address space a data layout string names (`P<n>`), 0 by default.
-fn program_address_space(layout: &[u8]) -> u32 {
+/// The number of a data layout entry (`P<n>`, `A<n>`), 0 by default.
+fn layout_number(layout: &[u8], prefix: &[u8]) -> u32 {
     layout
         .split(|&b| b == b'-')
-        .find_map(|part| part.strip_prefix(b"P").and_then(|n| std::str::from_utf8(n).ok()?.parse().ok()))
+        .find_map(|part| part.strip_prefix(prefix).and_then(|n| std::str::from_utf8(n).ok()?.parse().ok()))
         .unwrap_or(0)
 }
 
@@ -564,6 +571,31 @@ fn name_from_strtab<'a>(m: &mut Module<'a>, strtab: &'a [u8]) {
         if let Some(name) = get(c.strtab) {
             c.name = name;
         }
+    }
+}
+
+/// LLVM's reader gives intrinsics their own attributes, without the `mustprogress` a
+/// writer may have put on their declarations: the declarations of `llvm.*` functions get
+/// a copy of their list without it.
+fn strip_intrinsic_mustprogress(m: &mut Module<'_>) {
+    use super::attributes::FUNCTION_INDEX;
+    let must = Attribute::Enum(ir::AttributeKind::Mustprogress);
+    for f in &mut m.functions {
+        if !f.common.name.starts_with(b"llvm.") {
+            continue;
+        }
+        let Some(list) = m.attributes.list(f.attributes) else { continue };
+        if !list.sets.iter().any(|(i, s)| *i == FUNCTION_INDEX && s.contains(&must)) {
+            continue;
+        }
+        let mut list = list.clone();
+        for (i, s) in &mut list.sets {
+            if *i == FUNCTION_INDEX {
+                s.retain(|a| *a != must);
+            }
+        }
+        f.attributes = Some(m.attributes.lists.len() as u32);
+        m.attributes.lists.push(list);
     }
 }
 

@@ -172,7 +172,9 @@ impl Types {
         self.list.iter().find_map(|t| {
             let refs: Vec<TypeRef> = match t {
                 Type::Pointer { pointee: Some(p), .. } => vec![*p],
-                Type::Function { ret, params, .. } => std::iter::once(*ret).chain(params.iter().copied()).collect(),
+                Type::Function { ret, params, .. } => {
+                    std::iter::once(*ret).chain(params.iter().copied()).collect()
+                }
                 Type::Struct { elements: Some(e), .. } => e.clone(),
                 Type::Array { element, .. } | Type::Vector { element, .. } => vec![*element],
                 Type::Target { types, .. } => types.clone(),
