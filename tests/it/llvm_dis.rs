@@ -154,7 +154,9 @@ pub fn every_corpus_module_prints_as_its_llvm_dis() {
         if !name.ends_with(".bc") {
             continue;
         }
-        let Some(&(producer, major, _)) = PRODUCERS.iter().find(|(p, ..)| name.starts_with(&format!("{p}__"))) else {
+        let Some(&(producer, major, _)) =
+            PRODUCERS.iter().find(|(p, ..)| name.starts_with(&format!("{p}__")))
+        else {
             panic!("{name}: no producer of the table makes it; add its prefix to PRODUCERS");
         };
         match llvm_dis(major) {
@@ -162,7 +164,8 @@ pub fn every_corpus_module_prints_as_its_llvm_dis() {
             None => missing(TEST, &format!("llvm-dis of LLVM {major} (for {name})")),
         }
     }
-    let outcomes = parallel_map(&jobs, |(file, producer, major, tool)| compare(file, producer, *major, tool, &scratch));
+    let outcomes =
+        parallel_map(&jobs, |(file, producer, major, tool)| compare(file, producer, *major, tool, &scratch));
     let _ = std::fs::remove_dir_all(&scratch);
     let mut regressions = Vec::new();
     for &(producer, major, ceiling) in PRODUCERS {
@@ -175,7 +178,8 @@ pub fn every_corpus_module_prints_as_its_llvm_dis() {
             eprintln!("    {problem}");
         }
         if modules - equal > ceiling {
-            regressions.push(format!("{producer}: {} modules differ, the ceiling is {ceiling}", modules - equal));
+            regressions
+                .push(format!("{producer}: {} modules differ, the ceiling is {ceiling}", modules - equal));
         }
         let wrong_version = mine.iter().flat_map(|o| &o.problems).find(|p| p.contains("producer_major"));
         if let Some(p) = wrong_version {

@@ -45,10 +45,15 @@ struct LocalValues<'p, 'm, 'a> {
 }
 
 impl ValueWriter for LocalValues<'_, '_, '_> {
-    fn write_typed_value(&self, out: &mut String, ty: u32, value: u32, _local: bool) {
+    fn write_typed_value(&self, out: &mut String, ty: u32, value: u32, _function: Option<u32>) {
+        // Inside a body, a value of its metadata is one of its own (or a module value).
         self.p.tp.write(out, &self.p.m.types, ty);
         out.push(' ');
         self.p.write_value(out, value);
+    }
+
+    fn constant_int(&self, _ty: u32, value: u32, _function: Option<u32>) -> Option<i64> {
+        self.p.constant_int(None, value)
     }
 }
 
@@ -88,8 +93,16 @@ impl<'m, 'a> Printer<'m, 'a> {
             }
         }
         out.push('\n');
-        for inst in b.instructions.get(block.start as usize..block.end as usize).unwrap_or_default() {
-            self.print_instruction(out, b, inst)?;
+        let start = block.start as usize;
+        for (k, inst) in b.instructions.get(start..block.end as usize).unwrap_or_default().iter().enumerate()
+        {
+            if !inst.debug_records.is_empty() {
+                let values = LocalValues { p: self };
+                for record in &inst.debug_records {
+                    self.print_debug_record(out, record, &values);
+                }
+            }
+            self.print_instruction(out, b, start + k, inst)?;
             out.push('\n');
         }
         Ok(())
@@ -149,6 +162,7 @@ impl<'m, 'a> Printer<'m, 'a> {
         &mut self,
         out: &mut String,
         b: &'m FunctionBody<'a>,
+        index: usize,
         inst: &Instruction,
     ) -> Result<()> {
         let types = &self.m.types;
@@ -517,7 +531,7 @@ impl<'m, 'a> Printer<'m, 'a> {
                 self.write_same_typed(out, &[*v]);
             }
         }
-        let attachments = self.sorted_attachments(inst);
+        let attachments = self.sorted_attachments(index, inst);
         self.write_attachments(out, &attachments, ", ");
         if let Op::Call { call, .. } | Op::Invoke { call, .. } = &inst.op {
             self.write_relocate_comment(out, b, call);
@@ -653,7 +667,7 @@ impl<'m, 'a> Printer<'m, 'a> {
             out.push(' ');
             if is_md {
                 let values = LocalValues { p: self };
-                let printer = MdPrinter { md: &self.md, slots: &self.md_slots, values: &values };
+                let printer = MdPrinter::new(&self.md, &self.md_slots, self.major, &values);
                 match self.md.get(u64::from(*arg)) {
                     Some(n) => printer.write_operand(out, n),
                     None => out.push_str("<badref>"),

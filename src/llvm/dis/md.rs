@@ -1,4 +1,5 @@
-//! The one place the printer reaches the metadata model and printer: today a stand-in
-//! of the same shape (`md_fallback`), until `module::metadata` and `dis::metadata` land.
+//! The one place the printer reaches the metadata model (`module::metadata`) and its
+//! printer (`dis::metadata`).
 
-pub use super::md_fallback::{MdPrinter, MdRef, MdSlots, Metadata, ValueWriter};
+pub use super::metadata::{MdPrinter, MdSlots, ValueWriter};
+pub use crate::llvm::module::metadata::{MdRef, Metadata};

@@ -8,10 +8,10 @@
 
 mod attributes;
 mod constants;
+mod debug_records;
 mod floats;
 mod instructions;
 mod md;
-mod md_fallback;
 pub mod metadata;
 mod module;
 mod names;

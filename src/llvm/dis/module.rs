@@ -33,6 +33,9 @@ pub(super) struct Printer<'m, 'a> {
     /// Every body, for blockaddress constants naming another function's blocks.
     pub bodies: &'m [FunctionBody<'a>],
     pub locals: LocalSlots,
+    /// The `!dbg` location of each instruction of the function being printed (DEBUG_LOC
+    /// records made into uniqued DILocations), by instruction index.
+    pub dbg: Vec<Option<MdRef>>,
 }
 
 /// Prints module `m` as llvm-dis `major` does.
@@ -42,12 +45,12 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
     for n in 0..count {
         bodies.push(m.function_body(n)?);
     }
-    let mut md = Metadata::default();
+    let mut md = Metadata::new();
     for (id, name) in &m.md_kinds {
-        md.add_kind(*id, name.clone());
+        md.add_kind(*id, name);
     }
-    for r in &m.metadata {
-        md.add_record(r).map_err(crate::llvm::module::invalid_error)?;
+    for r in std::mem::take(&mut m.metadata) {
+        md.add_module_record(r).map_err(crate::llvm::module::invalid_error)?;
     }
     let m = &m;
     let bodies = &bodies;
@@ -65,6 +68,7 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
         body: None,
         bodies,
         locals: LocalSlots::default(),
+        dbg: Vec::new(),
     };
     p.number_module();
     let mut out = String::new();
@@ -180,12 +184,12 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
         }
     }
     let values = GlobalValues { p: &p };
-    let printer = MdPrinter { md: &p.md, slots: &p.md_slots, values: &values };
+    let printer = MdPrinter::new(&p.md, &p.md_slots, p.major, &values);
     if p.md.named().next().is_some() {
         out.push('\n');
         printer.write_named(&mut out);
     }
-    if !p.md_slots.is_empty() {
+    if !p.md_slots.nodes().is_empty() {
         out.push('\n');
         printer.write_nodes(&mut out);
     }
@@ -198,10 +202,23 @@ struct GlobalValues<'p, 'm, 'a> {
 }
 
 impl ValueWriter for GlobalValues<'_, '_, '_> {
-    fn write_typed_value(&self, out: &mut String, ty: u32, value: u32, _local: bool) {
+    fn write_typed_value(&self, out: &mut String, ty: u32, value: u32, function: Option<u32>) {
         self.p.tp.write(out, &self.p.m.types, ty);
         out.push(' ');
-        self.p.write_value(out, value);
+        // A value of a function's metadata block printed after every function: one of
+        // that body's constants (its arguments and instructions only appear inline, in
+        // the body).
+        match self.p.body_value(function, value) {
+            Some(v) => match &v.kind {
+                ValueKind::Constant(c) => self.p.write_constant(out, v.ty, c),
+                _ => out.push_str("<badref>"),
+            },
+            None => self.p.write_value(out, value),
+        }
+    }
+
+    fn constant_int(&self, _ty: u32, value: u32, function: Option<u32>) -> Option<i64> {
+        self.p.constant_int(function, value)
     }
 }
 
@@ -563,16 +580,10 @@ impl<'m, 'a> Printer<'m, 'a> {
     /// `, !kind !N` for each attachment (the separator first).
     pub fn write_attachments(&self, out: &mut String, list: &[(u32, MdRef)], sep: &str) {
         let values = GlobalValues { p: self };
-        let printer = MdPrinter { md: &self.md, slots: &self.md_slots, values: &values };
+        let printer = MdPrinter::new(&self.md, &self.md_slots, self.major, &values);
         for (kind, node) in list {
             out.push_str(sep);
-            out.push('!');
-            match self.md.kind_name(*kind) {
-                Some(n) => super::md_fallback::metadata_identifier(out, n),
-                None => {
-                    let _ = write!(out, "<unknown kind #{kind}>");
-                }
-            }
+            printer.write_kind(out, *kind);
             out.push(' ');
             printer.write_operand(out, *node);
         }
@@ -676,8 +687,11 @@ impl<'m, 'a> Printer<'m, 'a> {
         let attachments: Vec<(u32, MdRef)> = match body {
             Some(b) => {
                 self.md.begin_function();
+                for (id, name) in &b.kinds {
+                    self.md.add_kind(*id, name);
+                }
                 for r in &b.metadata {
-                    self.md.add_record(r).map_err(crate::llvm::module::invalid_error)?;
+                    self.md.add_function_record(r.clone()).map_err(crate::llvm::module::invalid_error)?;
                 }
                 b.attachments.iter().filter_map(|(k, n)| Some((*k, self.md.get(u64::from(*n))?))).collect()
             }
@@ -814,9 +828,26 @@ impl<'m, 'a> Printer<'m, 'a> {
             .collect()
     }
 
-    /// Call-site attribute slots and instruction metadata slots, in instruction order.
+    /// Call-site attribute slots and instruction metadata slots, in instruction order
+    /// (SlotTracker::processFunctionMetadata and processFunction): per instruction, the
+    /// nodes of its debug records, the node operands of an intrinsic call, its `!dbg`
+    /// location, then its other attachments by kind.
     fn number_body_extras(&mut self, b: &FunctionBody<'a>) {
+        self.dbg.clear();
         for inst in &b.instructions {
+            let dbg = inst.debug_loc.and_then(|loc| {
+                let scope = self.md.get(u64::from(loc.scope?))?;
+                let inlined_at = loc.inlined_at.and_then(|i| self.md.get(u64::from(i)));
+                Some(self.md.debug_loc(loc.line, loc.column, scope, inlined_at, loc.implicit))
+            });
+            self.dbg.push(dbg);
+            for record in &inst.debug_records {
+                for node in super::debug_records::numbered_operands(record) {
+                    if let Some(n) = self.md.get(u64::from(node)) {
+                        self.md_slots.number(&self.md, n);
+                    }
+                }
+            }
             if let Op::Call { call, .. } | Op::Invoke { call, .. } | Op::CallBr { call, .. } = &inst.op {
                 if let Some(set) = self.m.attributes.list(call.attributes).and_then(|l| l.function()) {
                     self.attr_slot(set);
@@ -834,18 +865,50 @@ impl<'m, 'a> Printer<'m, 'a> {
                     }
                 }
             }
-            for (_, n) in self.sorted_attachments(inst) {
+            let index = self.dbg.len() - 1;
+            for (_, n) in self.sorted_attachments(index, inst) {
                 self.md_slots.number(&self.md, n);
             }
         }
     }
 
-    /// An instruction's attachments: `!dbg` first, then by kind id.
-    pub fn sorted_attachments(&self, inst: &crate::llvm::module::Instruction) -> Vec<(u32, MdRef)> {
+    /// The attachments of instruction `index` of the body: `!dbg` first (kind 0, its
+    /// debug location), then the others by kind id.
+    pub fn sorted_attachments(
+        &self,
+        index: usize,
+        inst: &crate::llvm::module::Instruction,
+    ) -> Vec<(u32, MdRef)> {
         let mut list: Vec<(u32, MdRef)> =
             inst.attachments.iter().filter_map(|(k, n)| Some((*k, self.md.get(u64::from(*n))?))).collect();
         list.sort_by_key(|(k, _)| *k);
+        if let Some(dbg) = self.dbg.get(index).copied().flatten() {
+            list.insert(0, (DBG_KIND, dbg));
+        }
         list
+    }
+
+    /// Value `value` of the body with ordinal `function` (its constants, arguments and
+    /// instructions), when `function` names a body and `value` is one of its locals.
+    pub fn body_value(&self, function: Option<u32>, value: u32) -> Option<&'m Value<'a>> {
+        let body = self.bodies.get(function? as usize)?;
+        body.values.get(value.checked_sub(body.first_local)? as usize)
+    }
+
+    /// The value of integer constant `value` (of body `function`'s numbering, or of the
+    /// body being printed when `None`), sign-extended from its width.
+    pub fn constant_int(&self, function: Option<u32>, value: u32) -> Option<i64> {
+        let v = match function {
+            Some(_) => self.body_value(function, value).or_else(|| self.m.values.get(value as usize))?,
+            None => self.value(value)?,
+        };
+        let ValueKind::Constant(Constant::Int(bits)) = &v.kind else { return None };
+        let width = match self.m.types.get(v.ty) {
+            Some(crate::llvm::module::Type::Integer(w)) => *w,
+            _ => return None,
+        };
+        let bits = *bits as i64;
+        Some(if (1..64).contains(&width) { (bits << (64 - width)) >> (64 - width) } else { bits })
     }
 
     /// `%name` or `%N` of a local value.
@@ -867,6 +930,9 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
     }
 }
+
+/// The fixed kind id of `!dbg` attachments (LLVM's MD_dbg).
+const DBG_KIND: u32 = 0;
 
 /// The value id of a global value.
 fn value_of(m: &Module<'_>, kind: ValueKind<'_>) -> ValueRef {

@@ -393,13 +393,17 @@ fn dis_prints_bitcode_as_llvm_dis_to_stdout_or_out() {
     assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
     let written = std::fs::read_to_string(&out_path).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
-    let from_stdout = String::from_utf8(run(Command::new(bcdump()).arg("--dis").arg(sample())).unwrap()).unwrap();
+    let from_stdout =
+        String::from_utf8(run(Command::new(bcdump()).arg("--dis").arg(sample())).unwrap()).unwrap();
     assert_eq!(written, from_stdout);
     // A diagnostics file is not what --dis reads; -o without --dis or --rewrite is refused.
     let dia = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/warnings.dia");
     let out = Command::new(bcdump()).arg("--dis").arg(&dia).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not LLVM IR bitcode or LLVM 1.x bytecode"), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not LLVM IR bitcode or LLVM 1.x bytecode"),
+        "{out:?}"
+    );
     let out = Command::new(bcdump()).arg("--stats").arg(sample()).arg("-o").arg("x.ll").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }

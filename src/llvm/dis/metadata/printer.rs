@@ -82,6 +82,20 @@ impl<'m> MdPrinter<'m> {
         }
     }
 
+    /// An attachment's kind as it is printed before its node: `!dbg`, `!tbaa`, or
+    /// `!<unknown kind #N>` for a kind the module does not name (as AsmWriter does).
+    pub fn write_kind(&self, out: &mut String, kind: u32) {
+        out.push('!');
+        match self.md.kind_name(kind) {
+            Some(name) => write_identifier(out, name),
+            None => {
+                out.push_str("<unknown kind #");
+                push_u64(out, u64::from(kind));
+                out.push('>');
+            }
+        }
+    }
+
     /// The named metadata lines: `!name = !{!0, !1}`.
     pub fn write_named(&self, out: &mut String) {
         for (name, nodes) in self.md.named() {
