@@ -73,7 +73,7 @@ impl AttrWriter<'_> {
                 out.push('(');
                 for (i, (lo, hi)) in ranges.iter().enumerate() {
                     if i > 0 {
-                        out.push(',');
+                        out.push_str(", ");
                     }
                     out.push('(');
                     write_apint(out, lo, *width);
@@ -112,8 +112,9 @@ impl AttrWriter<'_> {
             },
             K::Memory => self.write_memory(out, v),
             K::Captures => {
-                let other = v & 0xF;
-                let ret = (v >> 4) & 0xF;
+                // CaptureInfo's encoding: the other components above the returned ones.
+                let other = (v >> 4) & 0xF;
+                let ret = v & 0xF;
                 out.push_str("captures(");
                 let mut printed = false;
                 if other != 0 || ret == 0 {

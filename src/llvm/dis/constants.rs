@@ -144,6 +144,12 @@ impl Printer<'_, '_> {
                     }
                 }
                 Some(Type::Vector { .. }) => {
+                    if let Some(first) = self.splat_of(elements) {
+                        out.push_str("splat (");
+                        self.write_typed(out, first);
+                        out.push(')');
+                        return;
+                    }
                     out.push('<');
                     self.write_list(out, elements);
                     out.push('>');
@@ -186,7 +192,22 @@ impl Printer<'_, '_> {
                     out.push('"');
                     return;
                 }
-                out.push(open);
+                // LLVM 20 and later print a vector of one repeated number as a splat.
+                let splat = open == '<'
+                    && self.major >= SPLAT_SYNTAX
+                    && !self.in_mask.get()
+                    && words.iter().all(|w| Some(w) == words.first());
+                let words = match (splat, words.first()) {
+                    (true, Some(first)) => {
+                        out.push_str("splat (");
+                        std::slice::from_ref(first)
+                    }
+                    _ => {
+                        out.push(open);
+                        &words[..]
+                    }
+                };
+                let close = if splat { ')' } else { close };
                 for (i, w) in words.iter().enumerate() {
                     if i > 0 {
                         out.push_str(", ");
@@ -276,7 +297,7 @@ impl Printer<'_, '_> {
                 out.push_str("shufflevector (");
                 self.write_list(out, &[*a, *b]);
                 out.push_str(", ");
-                self.write_typed(out, *mask);
+                self.write_mask(out, *mask);
                 out.push(')');
             }
             Constant::Compare { predicate: p, lhs, rhs } => {
@@ -356,6 +377,28 @@ impl Printer<'_, '_> {
     }
 
     /// `type value, type value...`.
+    /// For LLVM 20 and later: the element of a vector whose elements are all the same
+    /// integer or floating-point constant, which AsmWriter prints as `splat (ty value)`.
+    fn splat_of(&self, elements: &[ValueRef]) -> Option<ValueRef> {
+        let first = *elements.first()?;
+        if self.major < SPLAT_SYNTAX || self.in_mask.get() || elements.iter().any(|e| *e != first) {
+            return None;
+        }
+        match self.value(first).map(|v| &v.kind) {
+            Some(ValueKind::Constant(Constant::Int(_) | Constant::WideInt(_) | Constant::Float(..))) => {
+                Some(first)
+            }
+            _ => None,
+        }
+    }
+
+    /// A shufflevector's mask: its type and elements, listed even when they repeat.
+    pub fn write_mask(&self, out: &mut String, mask: ValueRef) {
+        self.in_mask.set(true);
+        self.write_typed(out, mask);
+        self.in_mask.set(false);
+    }
+
     fn write_list(&self, out: &mut String, ids: &[ValueRef]) {
         for (i, id) in ids.iter().enumerate() {
             if i > 0 {
@@ -376,3 +419,7 @@ impl Printer<'_, '_> {
             .collect()
     }
 }
+
+/// The first LLVM version whose AsmWriter prints vector splats as `splat (ty value)`
+/// (LLVM 19's llvm-dis still lists the elements).
+const SPLAT_SYNTAX: u32 = 20;

@@ -239,7 +239,7 @@ impl<'m, 'a> Printer<'m, 'a> {
                 out.push_str("shufflevector");
                 self.write_all_typed(out, &[*vector1, *vector2]);
                 out.push_str(", ");
-                self.write_typed(out, *mask);
+                self.write_mask(out, *mask);
             }
             Op::Compare { predicate: p, flags, lhs, rhs } => {
                 let (name, float) = predicate(*p);

@@ -36,6 +36,9 @@ pub(super) struct Printer<'m, 'a> {
     /// The `!dbg` location of each instruction of the function being printed (DEBUG_LOC
     /// records made into uniqued DILocations), by instruction index.
     pub dbg: Vec<Option<MdRef>>,
+    /// Set while a shufflevector's mask is written: AsmWriter lists a mask's elements,
+    /// never as a splat.
+    pub in_mask: std::cell::Cell<bool>,
 }
 
 /// Prints module `m` as llvm-dis `major` does.
@@ -69,6 +72,7 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
         bodies,
         locals: LocalSlots::default(),
         dbg: Vec::new(),
+        in_mask: std::cell::Cell::new(false),
     };
     p.number_module();
     let mut out = String::new();
@@ -902,12 +906,17 @@ impl<'m, 'a> Printer<'m, 'a> {
             Some(_) => self.body_value(function, value).or_else(|| self.m.values.get(value as usize))?,
             None => self.value(value)?,
         };
-        let ValueKind::Constant(Constant::Int(bits)) = &v.kind else { return None };
+        // A zero is written as a null constant.
+        let bits = match &v.kind {
+            ValueKind::Constant(Constant::Int(bits)) => bits,
+            ValueKind::Constant(Constant::Null) => &0,
+            _ => return None,
+        };
         let width = match self.m.types.get(v.ty) {
             Some(crate::llvm::module::Type::Integer(w)) => *w,
             _ => return None,
         };
-        let bits = *bits as i64;
+        let bits = *bits;
         Some(if (1..64).contains(&width) { (bits << (64 - width)) >> (64 - width) } else { bits })
     }
 
