@@ -15,6 +15,7 @@ mod md;
 pub mod metadata;
 mod module;
 mod names;
+mod nesting;
 mod slots;
 mod types;
 

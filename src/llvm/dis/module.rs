@@ -57,6 +57,7 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
     }
     let m = &m;
     let bodies = &bodies;
+    super::nesting::check_constants(m, bodies)?;
     let order = type_order(m, bodies, &md);
     let tp = TypePrinter::new(&m.types, &order, m.typed_pointers && major < 17);
     let mut p = Printer {
