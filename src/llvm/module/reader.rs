@@ -57,6 +57,13 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                                     format!("type {bad} is referred to but never defined"),
                                 )));
                             }
+                            if let Some((ty, later)) = m.types.forward_non_struct() {
+                                let at = walker.cursor().position();
+                                return Err(walker.locate(invalid(
+                                    at,
+                                    format!("type {ty} refers to type {later}, defined later, which is not a named struct"),
+                                )));
+                            }
                         }
                     }
                     (None, false)

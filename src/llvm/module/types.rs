@@ -169,18 +169,18 @@ impl Types {
     pub fn dangling(&self) -> Option<TypeRef> {
         let n = self.list.len() as TypeRef;
         let bad = |t: &TypeRef| *t >= n;
-        self.list.iter().find_map(|t| {
-            let refs: Vec<TypeRef> = match t {
-                Type::Pointer { pointee: Some(p), .. } => vec![*p],
-                Type::Function { ret, params, .. } => {
-                    std::iter::once(*ret).chain(params.iter().copied()).collect()
-                }
-                Type::Struct { elements: Some(e), .. } => e.clone(),
-                Type::Array { element, .. } | Type::Vector { element, .. } => vec![*element],
-                Type::Target { types, .. } => types.clone(),
-                _ => Vec::new(),
-            };
-            refs.into_iter().find(bad)
+        self.list.iter().find_map(|t| refs_of(t).into_iter().find(bad))
+    }
+
+    /// A type (its id, and the id it refers to) that refers to a later type which is not
+    /// an identified struct, if any. LLVM's reader takes a forward reference for a named
+    /// struct to come; so only named structs can close a cycle of types, and printing,
+    /// which names them rather than going into them, ends.
+    pub fn forward_non_struct(&self) -> Option<(TypeRef, TypeRef)> {
+        self.list.iter().enumerate().find_map(|(i, t)| {
+            let i = i as TypeRef;
+            let is_named = |r: TypeRef| matches!(self.get(r), Some(Type::Struct { identified: Some(_), .. }));
+            refs_of(t).into_iter().find(|&r| r >= i && !is_named(r)).map(|r| (i, r))
         })
     }
 
@@ -248,5 +248,17 @@ impl Types {
     /// Whether `ty` is `void`.
     pub fn is_void(&self, ty: TypeRef) -> bool {
         matches!(self.get(ty), Some(Type::Void))
+    }
+}
+
+/// The type ids a type refers to.
+fn refs_of(t: &Type) -> Vec<TypeRef> {
+    match t {
+        Type::Pointer { pointee: Some(p), .. } => vec![*p],
+        Type::Function { ret, params, .. } => std::iter::once(*ret).chain(params.iter().copied()).collect(),
+        Type::Struct { elements: Some(e), .. } => e.clone(),
+        Type::Array { element, .. } | Type::Vector { element, .. } => vec![*element],
+        Type::Target { types, .. } => types.clone(),
+        _ => Vec::new(),
     }
 }
