@@ -16,6 +16,7 @@ pub mod metadata;
 mod module;
 mod names;
 mod slots;
+mod summary;
 mod types;
 
 #[cfg(test)]
