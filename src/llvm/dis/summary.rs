@@ -62,6 +62,7 @@ struct Index<'r, 'a> {
 }
 
 impl Index<'_, '_> {
+    /// The slot of a GUID (0 for one the index does not hold).
     fn slot_of_guid(&self, guid: u64) -> u32 {
         self.slots.get(&guid).copied().unwrap_or(0)
     }
@@ -349,10 +350,12 @@ fn summary(out: &mut String, index: &Index<'_, '_>, s: &S<'_>) -> Result<()> {
     }
 }
 
+/// A call edge of a record without profile data.
 fn plain_call(callee: ValueId) -> Call {
     Call { callee, hotness: None, relbf: 0, tail: false }
 }
 
+/// A call edge of PERMODULE_PROFILE: hotness printed unless unknown, tail call.
 fn profile_call(callee: ValueId, info: &SummaryHotnessInfo) -> Call {
     let hotness = info.hotness.name();
     Call { callee, hotness: (hotness != "unknown").then_some(hotness), relbf: 0, tail: info.has_tail_call }
@@ -377,6 +380,7 @@ fn flags(out: &mut String, index: &Index<'_, '_>, f: &SummaryFlags) {
     out.push(')');
 }
 
+/// `function: (...)`: flags, insts, funcFlags when any is set, calls, refs.
 fn function(
     out: &mut String,
     index: &Index<'_, '_>,
@@ -430,6 +434,7 @@ fn function(
     Ok(())
 }
 
+/// `variable: (...)`: flags, varFlags (vcall_visibility and vTableFuncs for vtables), refs.
 fn variable(
     out: &mut String,
     index: &Index<'_, '_>,
@@ -465,6 +470,7 @@ fn variable(
     Ok(())
 }
 
+/// `, refs: (...)` unless there are none; read-only and write-only ones say so.
 fn write_refs(out: &mut String, index: &Index<'_, '_>, refs: &[Ref]) -> Result<()> {
     if refs.is_empty() {
         return Ok(());
@@ -479,3 +485,6 @@ fn write_refs(out: &mut String, index: &Index<'_, '_>, refs: &[Ref]) -> Result<(
     out.push(')');
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;
