@@ -160,9 +160,15 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
     }
     out.push_str("))\n");
     for (g, e) in &index.entries {
-        let _ = write!(out, "^{} = gv: (name: \"", index.slot_of_guid(*g));
-        out.push_str(&String::from_utf8_lossy(&e.name));
-        out.push('"');
+        // A value without a name (`@0`) shows its GUID instead, with no comment.
+        let _ = write!(out, "^{} = gv: (", index.slot_of_guid(*g));
+        if e.name.is_empty() {
+            let _ = write!(out, "guid: {g}");
+        } else {
+            out.push_str("name: \"");
+            out.push_str(&String::from_utf8_lossy(&e.name));
+            out.push('"');
+        }
         if !e.summaries.is_empty() {
             out.push_str(", summaries: (");
             for (i, s) in e.summaries.iter().enumerate() {
@@ -173,7 +179,11 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
             }
             out.push(')');
         }
-        let _ = writeln!(out, ") ; guid = {g}");
+        out.push(')');
+        if !e.name.is_empty() {
+            let _ = write!(out, " ; guid = {g}");
+        }
+        out.push('\n');
     }
     for (name, vtables) in &type_ids {
         let g = guid(name);
