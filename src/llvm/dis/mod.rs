@@ -17,6 +17,7 @@ mod module;
 mod names;
 mod nesting;
 mod slots;
+mod summary;
 mod types;
 
 #[cfg(test)]

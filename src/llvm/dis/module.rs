@@ -198,6 +198,7 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
         out.push('\n');
         printer.write_nodes(&mut out);
     }
+    super::summary::print(&mut out, m, module_id, major)?;
     Ok(out)
 }
 

@@ -80,6 +80,12 @@ pub struct Module<'a> {
     pub md_kinds: Vec<(u32, Bytes<'a>)>,
     /// The module-level METADATA_BLOCK's records in order.
     pub metadata: Vec<metadata_block::Record<'a>>,
+    /// MODULE_CODE_HASH: the module's hash words, when the writer gave one (ThinLTO).
+    pub hash: Option<Vec<u32>>,
+    /// The GLOBALVAL_SUMMARY_BLOCK's records in order (empty without a summary).
+    pub summary: Vec<crate::llvm::ir::globalval_summary_block::Record<'a>>,
+    /// The string table the module's names come from (the summary's type ids use it).
+    pub strtab: &'a [u8],
     /// For each function with a body, in order: its index and a walker at its block.
     bodies: Vec<(u32, Walker<'a>)>,
 }

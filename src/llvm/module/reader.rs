@@ -172,6 +172,10 @@ impl<'a> State<'a> {
                 m.values.push(Value { ty, kind: ValueKind::Constant(c) });
                 Ok(())
             }
+            A::GlobalvalSummaryBlock(r) => {
+                m.summary.push(r);
+                Ok(())
+            }
             A::MetadataBlock(r) => {
                 m.metadata.push(r);
                 Ok(())
@@ -311,6 +315,7 @@ impl<'a> State<'a> {
             R::Sectionname(s) => self.sections.push(s.name),
             R::Gcname(g) => self.gc_names.push(g.name),
             R::SourceFilename(s) => m.source_filename = Some(s.name),
+            R::Hash(h) => m.hash = Some(h.words),
             R::Comdat(c) => {
                 let strtab = c.strtab_offset.zip(c.strtab_size);
                 m.comdats.push(Comdat { name: c.name.unwrap_or_default(), strtab, selection: c.selection });
@@ -553,6 +558,7 @@ fn set_global_name<'a>(m: &mut Module<'a>, value: u32, name: Bytes<'a>) {
 
 /// Names the global values and comdats of `m` from the string table.
 fn name_from_strtab<'a>(m: &mut Module<'a>, strtab: &'a [u8]) {
+    m.strtab = strtab;
     let get = |at: Option<(u64, u64)>| -> Option<Bytes<'a>> {
         let (offset, size) = at?;
         let a = usize::try_from(offset).ok()?;
