@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 
 use super::{disassemble, producer_major, DisOptions};
 
-const CORPUS: &str = "/work/shared/corpus";
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
 const REFERENCE: &str = "/tmp/ref";
 
 /// How many corpus modules must print equal to their reference (a ratchet: raise it).
-const EQUAL_AT_LEAST: usize = 93;
+const EQUAL_AT_LEAST: usize = 129;
 
 /// The corpus files with a reference, and their reference texts (one per module).
 fn corpus() -> Option<Vec<(PathBuf, Vec<String>)>> {
@@ -48,7 +48,10 @@ fn differing_lines(a: &str, b: &str) -> usize {
     a.len().max(b.len()) - same
 }
 
+/// The development loop (`DIS_DUMP=DIR` writes each text): tests/it/llvm_dis runs the
+/// same comparison against llvm-dis itself in CI.
 #[test]
+#[ignore = "needs references in /tmp/ref (llvm-dis of each corpus module); tests/it/llvm_dis is the CI test"]
 fn corpus_modules_print_as_llvm_dis() {
     let Some(files) = corpus() else {
         println!("SKIPPED: no corpus at {CORPUS}");
@@ -93,38 +96,4 @@ fn corpus_modules_print_as_llvm_dis() {
     }
     println!("equal {equal}/{total}, {lines} differing lines");
     assert!(equal >= EQUAL_AT_LEAST, "equal {equal}/{total}: fewer than {EQUAL_AT_LEAST}");
-}
-
-/// Mutated bytes of a corpus file give an error or a text, never a panic.
-#[test]
-fn mutated_modules_never_panic() {
-    let path = Path::new(CORPUS).join("clang14__hello__O2.bc");
-    let Ok(original) = std::fs::read(&path) else {
-        println!("SKIPPED: no {}", path.display());
-        return;
-    };
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    let options = DisOptions { llvm_major: None, module_id: "mutant".into() };
-    for _ in 0..400 {
-        let mut bytes = original.clone();
-        for _ in 0..1 + next() % 4 {
-            let at = (next() as usize) % bytes.len();
-            bytes[at] ^= 1 << (next() % 8);
-        }
-        if next() % 8 == 0 {
-            let keep = (next() as usize) % bytes.len();
-            bytes.truncate(keep.max(8));
-        }
-        let Ok(input) = crate::Input::parse(&bytes) else { continue };
-        let Ok(streams) = input.streams() else { continue };
-        for s in &streams {
-            let _ = disassemble(s, &options);
-        }
-    }
 }

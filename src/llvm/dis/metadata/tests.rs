@@ -14,7 +14,7 @@ use crate::llvm::{module_values, Walker, WalkerEvent};
 
 use super::{MdPrinter, MdSlots, ValueWriter};
 
-const CORPUS: &str = "/work/shared/corpus";
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
 const REF: &str = "/tmp/ref";
 
 /// Types and module constants enough to print module flags and similar operands.
@@ -416,6 +416,7 @@ fn compare(name: &str) -> Option<(usize, usize, Vec<String>)> {
 
 /// Every single-module corpus file: the metadata lines, per file.
 #[test]
+#[ignore = "needs references in /tmp/ref (llvm-dis of each corpus module); tests/it/llvm_dis is the CI test"]
 fn corpus_metadata_lines() {
     let Ok(dir) = std::fs::read_dir(CORPUS) else {
         println!("SKIPPED: no corpus at {CORPUS}");
@@ -482,6 +483,8 @@ fn every_kind_round_trips() {
         let assembled =
             std::process::Command::new(format!("llvm-as-{major}")).arg(&ll).arg("-o").arg(&bc).status();
         if !assembled.is_ok_and(|s| s.success()) {
+            // CI installs LLVM 13, 14, 16 and 19 (.ci/run): there, a missing tool fails.
+            assert!(std::env::var_os("CI").is_none(), "llvm-as-{major} failed or is missing");
             println!("SKIPPED: llvm-as-{major}");
             continue;
         }
