@@ -107,7 +107,8 @@ fn compare(file: &Path, producer: &'static str, major: u32, tool: &Path, scratch
     };
     outcome.modules = expected.len();
     let bytes = std::fs::read(file).unwrap();
-    let options = DisOptions { llvm_major: None, module_id: name.clone() };
+    // The module's path as llvm-dis was given it: a summary's `^0 = module:` line holds it.
+    let options = DisOptions { llvm_major: None, module_id: file.display().to_string() };
     let got = bitcode_schema::Input::parse(&bytes).and_then(|input| {
         let mut texts = Vec::new();
         for stream in input.streams()? {
