@@ -397,7 +397,7 @@ fn dis_prints_bitcode_as_llvm_dis_to_stdout_or_out() {
         String::from_utf8(run(Command::new(bcdump()).arg("--dis").arg(sample())).unwrap()).unwrap();
     assert_eq!(written, from_stdout);
     // A diagnostics file is not what --dis reads; -o without --dis or --rewrite is refused.
-    let dia = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/warnings.dia");
+    let dia = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/warnings.dia");
     let out = Command::new(bcdump()).arg("--dis").arg(&dia).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(
