@@ -14,6 +14,13 @@ use crate::llvm::{module_values, Walker, WalkerEvent};
 
 use super::{MdPrinter, MdSlots, ValueWriter};
 
+/// A constant of the test's value writer: (function body ordinal, value id).
+type ConstantKey = (Option<u32>, u32);
+/// Its type id, printed value and integer value.
+type ConstantText = (u32, String, Option<i64>);
+/// A body's own attachments and its instructions.
+type BodyMetadata = (Vec<(u32, MdRef)>, Vec<Inst>);
+
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
 const REF: &str = "/tmp/ref";
 
@@ -23,7 +30,7 @@ struct TestValues {
     types: Vec<String>,
     /// Constants by function body (None: module level) and value id: type id, text and
     /// integer value.
-    constants: HashMap<(Option<u32>, u32), (u32, String, Option<i64>)>,
+    constants: HashMap<ConstantKey, ConstantText>,
     globals: Vec<String>,
 }
 
@@ -72,7 +79,7 @@ fn metadata_lines(bytes: &[u8], major: u32) -> Result<String, String> {
     let mut functions: Vec<(u32, bool)> = Vec::new();
     let mut fn_types: HashMap<u32, Vec<u32>> = HashMap::new();
     let mut metadata_type = None;
-    let mut bodies: Vec<(Vec<(u32, MdRef)>, Vec<Inst>)> = Vec::new();
+    let mut bodies: Vec<BodyMetadata> = Vec::new();
     let mut current_type = 0u32;
     let mut depth_fn = false;
     let mut in_fn_constants = false;
