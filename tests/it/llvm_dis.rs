@@ -189,3 +189,44 @@ pub fn every_corpus_module_prints_as_its_llvm_dis() {
     }
     assert!(regressions.is_empty(), "{TEST}: worse than the ratchet:\n  {}", regressions.join("\n  "));
 }
+
+/// The hand-written modules of tests/data/dis, assembled by llvm-as-16, print as
+/// llvm-dis-16 prints them.
+pub fn hand_written_modules_print_as_llvm_dis() {
+    let (Some(as16), Some(dis16)) = (require_tool(TEST, "llvm-as-16"), require_tool(TEST, "llvm-dis-16"))
+    else {
+        return;
+    };
+    let scratch = std::env::temp_dir().join(format!("bitcode-llvm-dis-hand-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dis");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ll"))
+        .collect();
+    sources.sort();
+    assert!(!sources.is_empty(), "{TEST}: no .ll files in {}", dir.display());
+    let mut problems = Vec::new();
+    for source in &sources {
+        let name = source.file_stem().and_then(|n| n.to_str()).unwrap_or("?");
+        let bc = scratch.join(format!("{name}.bc"));
+        run(Command::new(&as16).arg(source).arg("-o").arg(&bc)).unwrap();
+        let expected = reference(&dis16, &bc, &scratch).unwrap();
+        let bytes = std::fs::read(&bc).unwrap();
+        let options = DisOptions { llvm_major: None, module_id: bc.display().to_string() };
+        let input = bitcode_schema::Input::parse(&bytes).unwrap();
+        let mut got = Vec::new();
+        for stream in input.streams().unwrap() {
+            got.extend(disassemble(&stream, &options).unwrap_or_else(|e| panic!("{name}: {e}")));
+        }
+        assert_eq!(got.len(), expected.len(), "{name}: module count");
+        for (g, e) in got.iter().zip(&expected) {
+            if let Some((first, off)) = difference(g, e) {
+                problems.push(format!("{name}: {off} lines differ; first at {first}"));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(problems.is_empty(), "{TEST}: {}", problems.join("\n"));
+}

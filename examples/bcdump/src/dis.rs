@@ -4,7 +4,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use bitcode_schema::llvm::dis::{disassemble, DisOptions};
+use bitcode_schema::llvm::dis::{write_module, DisError, DisOptions};
+use bitcode_schema::llvm::module::read_modules;
 
 use crate::Failure;
 
@@ -18,7 +19,9 @@ pub enum Target<'o, W: Write> {
 }
 
 /// Every module of the bitcode in `bytes` as the `llvm-dis` of `llvm_major` prints it (the
-/// version that wrote the module when `None`); `name` is the `; ModuleID`.
+/// version that wrote the module when `None`); `name` is the `; ModuleID`. The text is
+/// written as it is made; a file is removed again when the module turns out bad (as
+/// llvm-dis leaves no output then).
 pub fn bitcode<W: Write>(
     bytes: &[u8],
     name: &str,
@@ -27,11 +30,43 @@ pub fn bitcode<W: Write>(
 ) -> Result<(), Failure> {
     let input = bitcode_schema::Input::parse(bytes)?;
     let options = DisOptions { llvm_major, module_id: name.to_string() };
-    let mut texts = Vec::new();
+    let mut modules = Vec::new();
     for stream in input.streams()? {
-        texts.extend(disassemble(&stream, &options)?);
+        modules.extend(read_modules(&stream)?);
     }
-    write(&texts, target)
+    match target {
+        Target::Out(out) => {
+            for m in modules {
+                write_module(m, &options, out).map_err(failure)?;
+            }
+            Ok(())
+        }
+        Target::File(path) => {
+            let count = modules.len();
+            for (i, m) in modules.into_iter().enumerate() {
+                let path = if count == 1 { path.to_path_buf() } else { numbered(path, i) };
+                let file = std::fs::File::create(&path).map_err(|e| Failure::WriteFile(path.clone(), e))?;
+                let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+                if let Err(e) = write_module(m, &options, &mut out) {
+                    drop(out);
+                    let _ = std::fs::remove_file(&path);
+                    return Err(match e {
+                        DisError::Output(e) => Failure::WriteFile(path, e),
+                        e => failure(e),
+                    });
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A disassembly error as a failure.
+fn failure(e: DisError) -> Failure {
+    match e {
+        DisError::Input(e) => Failure::Input(e),
+        DisError::Output(e) => Failure::Output(e),
+    }
 }
 
 /// The texts to their target.

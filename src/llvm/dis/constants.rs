@@ -65,7 +65,7 @@ impl Printer<'_, '_> {
     pub fn write_typed(&self, out: &mut String, id: ValueRef) {
         match self.value(id) {
             Some(v) => {
-                self.tp.write(out, &self.m.types, v.ty);
+                self.tp.write(out, &self.types, v.ty);
                 out.push(' ');
                 self.write_value(out, id);
             }
@@ -91,7 +91,7 @@ impl Printer<'_, '_> {
 
     /// Writes a constant of type `ty`.
     pub fn write_constant(&self, out: &mut String, ty: TypeRef, c: &Constant<'_>) {
-        let types = &self.m.types;
+        let types = &self.types;
         let t = types.get(ty);
         match c {
             Constant::Int(v) => match t {
@@ -353,26 +353,12 @@ impl Printer<'_, '_> {
 
     /// A block of the function with value id `function`, by its name or slot there.
     fn write_foreign_block(&self, out: &mut String, function: ValueRef, block: u32) {
-        let body = match self.value(function).map(|v| &v.kind) {
-            Some(ValueKind::Function(f)) => self.bodies.iter().find(|b| b.function == *f),
-            _ => None,
-        };
-        let Some(body) = body else { return out.push_str("<badref>") };
-        if let Some(name) = body.blocks.get(block as usize).and_then(|b| b.name.as_ref()) {
-            return names::name(out, '%', name);
-        }
-        let params = self
-            .m
-            .functions
-            .get(body.function as usize)
-            .and_then(|f| self.m.types.function(f.common.value_type))
-            .map_or(0, |f| f.1.len());
-        let slots = super::slots::LocalSlots::new(body, params, &[], &[]);
-        match slots.blocks.get(block as usize).copied().flatten() {
-            Some(s) => {
-                let _ = write!(out, "%{s}");
+        match self.block_label(function, block) {
+            Some((Some(name), _)) => names::name(out, '%', name),
+            Some((None, Some(slot))) => {
+                let _ = write!(out, "%{slot}");
             }
-            None => out.push_str("<badref>"),
+            _ => out.push_str("<badref>"),
         }
     }
 

@@ -61,7 +61,7 @@ impl Printer<'_, '_> {
                 // DEBUG_RECORD_VALUE_SIMPLE: a plain value as the location.
                 Some(value) => match self.value(value) {
                     Some(v) => {
-                        self.tp.write(out, &self.m.types, v.ty);
+                        self.tp.write(out, &self.types, v.ty);
                         out.push(' ');
                         self.write_value(out, value);
                     }

@@ -47,7 +47,7 @@ struct LocalValues<'p, 'm, 'a> {
 impl ValueWriter for LocalValues<'_, '_, '_> {
     fn write_typed_value(&self, out: &mut String, ty: u32, value: u32, _function: Option<u32>) {
         // Inside a body, a value of its metadata is one of its own (or a module value).
-        self.p.tp.write(out, &self.p.m.types, ty);
+        self.p.tp.write(out, &self.p.types, ty);
         out.push(' ');
         self.p.write_value(out, value);
     }
@@ -59,7 +59,7 @@ impl ValueWriter for LocalValues<'_, '_, '_> {
 
 impl<'m, 'a> Printer<'m, 'a> {
     /// Prints block `bi` of `b`.
-    pub(super) fn print_block(&mut self, out: &mut String, b: &'m FunctionBody<'a>, bi: usize) -> Result<()> {
+    pub(super) fn print_block(&mut self, out: &mut String, b: &FunctionBody<'a>, bi: usize) -> Result<()> {
         let Some(block) = b.blocks.get(bi) else { return Ok(()) };
         if let Some(name) = &block.name {
             out.push('\n');
@@ -110,7 +110,7 @@ impl<'m, 'a> Printer<'m, 'a> {
 
     /// `%name` or `%N` of a block.
     fn write_block_ref(&self, out: &mut String, bi: u32) {
-        let Some(b) = self.body else { return };
+        let Some(b) = self.body.as_deref() else { return };
         match b.blocks.get(bi as usize).and_then(|bb| bb.name.as_ref()) {
             Some(n) => names::name(out, '%', n),
             None => match self.locals.blocks.get(bi as usize).copied().flatten() {
@@ -132,9 +132,9 @@ impl<'m, 'a> Printer<'m, 'a> {
     }
 
     fn is_float_value(&self, id: ValueRef) -> bool {
-        let mut t = self.ty(id).and_then(|t| self.m.types.get(t));
+        let mut t = self.ty(id).and_then(|t| self.types.get(t));
         if let Some(Type::Vector { element, .. }) = t {
-            t = self.m.types.get(*element);
+            t = self.types.get(*element);
         }
         t.is_some_and(|t| t.is_float())
     }
@@ -161,11 +161,11 @@ impl<'m, 'a> Printer<'m, 'a> {
     fn print_instruction(
         &mut self,
         out: &mut String,
-        b: &'m FunctionBody<'a>,
+        b: &FunctionBody<'a>,
         index: usize,
         inst: &Instruction,
     ) -> Result<()> {
-        let types = &self.m.types;
+        let types = &self.types;
         out.push_str("  ");
         if let Some(id) = inst.value {
             self.write_local_name(out, id);
@@ -584,7 +584,7 @@ impl<'m, 'a> Printer<'m, 'a> {
 
     /// The store size of a type in bytes (for cmpxchg/atomicrmw without an alignment).
     fn store_size(&self, ty: Option<TypeRef>) -> u64 {
-        match ty.and_then(|t| self.m.types.get(t)) {
+        match ty.and_then(|t| self.types.get(t)) {
             Some(Type::Integer(w)) => u64::from(w.div_ceil(8)),
             Some(Type::Float) => 4,
             Some(Type::Double) => 8,
@@ -602,7 +602,7 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
         if let Some(t) = first {
             out.push(' ');
-            self.tp.write(out, &self.m.types, t);
+            self.tp.write(out, &self.types, t);
         }
         out.push(' ');
         for (i, id) in ids.iter().enumerate() {
@@ -624,9 +624,9 @@ impl<'m, 'a> Printer<'m, 'a> {
     }
 
     /// The part of a call, invoke or callbr after its opcode.
-    fn write_call(&mut self, out: &mut String, call: &Call, musttail: bool, b: &'m FunctionBody<'a>) {
+    fn write_call(&mut self, out: &mut String, call: &Call, musttail: bool, b: &FunctionBody<'a>) {
         let m = self.m;
-        let types = &m.types;
+        let types = &self.types;
         if call.calling_conv != CallingConv::Ccc {
             out.push(' ');
             Self::write_cc(out, call.calling_conv);
@@ -677,7 +677,8 @@ impl<'m, 'a> Printer<'m, 'a> {
             }
         }
         if musttail
-            && m.types
+            && self
+                .types
                 .function(m.functions.get(b.function as usize).map_or(0, |f| f.common.value_type))
                 .is_some_and(|f| f.2)
         {

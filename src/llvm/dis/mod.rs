@@ -1,14 +1,16 @@
 //! Textual IR: a [module](super::module) printed as the `llvm-dis` of a given LLVM version
 //! prints it.
 //!
-//! [`disassemble`] reads every module of a stream and prints it: the header, struct
+//! [`write_module`] writes a module as text: the header, struct
 //! types, comdats, globals, aliases, ifuncs, functions (each body read, printed and
-//! dropped in turn), attribute groups and metadata. Version differences are picked by the
+//! dropped in turn, on a reader thread with the `parallel` feature), attribute groups and
+//! metadata; [`disassemble`] gives every module of a stream as a string. Version differences are picked by the
 //! LLVM major version (`llvm_major`), never by file.
 
 mod attributes;
 mod constants;
 mod debug_records;
+mod feed;
 mod floats;
 mod instructions;
 mod md;
@@ -16,17 +18,21 @@ pub mod metadata;
 mod module;
 mod names;
 mod nesting;
+mod output;
 mod slots;
 mod summary;
+mod type_order;
 mod types;
 
 #[cfg(test)]
 mod tests;
 
-use bitcode_schema_runtime::{Bitstream, Result};
+use std::io;
+
+use bitcode_schema_runtime::{Bitstream, Error, Result};
 
 use super::ir;
-use super::module::read_modules;
+use super::module::{read_modules, Module};
 
 /// Options of the printer.
 #[derive(Clone, Debug, Default)]
@@ -42,16 +48,81 @@ const DEFAULT_MAJOR: u32 = 22;
 
 /// Every module of an LLVM IR bitstream as llvm-dis prints it (one text per module).
 pub fn disassemble(stream: &Bitstream<'_>, options: &DisOptions) -> Result<Vec<String>> {
-    let modules = read_modules(stream)?;
-    let mut out = Vec::with_capacity(modules.len());
-    for m in modules {
-        let major = options
-            .llvm_major
-            .or_else(|| m.producer.as_ref().and_then(|p| major_of(p)))
-            .unwrap_or(DEFAULT_MAJOR);
-        out.push(module::print(m, major, &options.module_id)?);
+    let mut texts = Vec::new();
+    for_each_module(stream, options, |m, major| {
+        let mut text = Vec::new();
+        module::print(m, major, &options.module_id, &mut text).map_err(|e| match e {
+            DisError::Input(e) => e,
+            DisError::Output(e) => crate::llvm::module::invalid_error(e.to_string()),
+        })?;
+        texts.push(String::from_utf8_lossy(&text).into_owned());
+        Ok(())
+    })?;
+    Ok(texts)
+}
+
+/// Writes module `m` (one of [`read_modules`](super::module::read_modules)) to `out` as
+/// llvm-dis prints it. The module is read whole (every function body checked) before its
+/// first byte is written, so bad input gives an error before any output; the text is
+/// written as it is made, never held whole.
+pub fn write_module(
+    m: Module<'_>,
+    options: &DisOptions,
+    out: &mut dyn io::Write,
+) -> std::result::Result<(), DisError> {
+    let major = major_for(&m, options);
+    module::print(m, major, &options.module_id, out)
+}
+
+/// Reads every module and hands each, with the version to print it as, to `print`.
+fn for_each_module(
+    stream: &Bitstream<'_>,
+    options: &DisOptions,
+    mut print: impl FnMut(Module<'_>, u32) -> Result<()>,
+) -> Result<()> {
+    for m in read_modules(stream)? {
+        let major = major_for(&m, options);
+        print(m, major)?;
     }
-    Ok(out)
+    Ok(())
+}
+
+/// The LLVM major version to print module `m` as.
+fn major_for(m: &Module<'_>, options: &DisOptions) -> u32 {
+    options.llvm_major.or_else(|| m.producer.as_ref().and_then(|p| major_of(p))).unwrap_or(DEFAULT_MAJOR)
+}
+
+/// Why [`write_module`] failed.
+#[derive(Debug)]
+pub enum DisError {
+    /// The input is malformed, or not a module llvm-dis would print.
+    Input(Error),
+    /// Writing the text failed.
+    Output(io::Error),
+}
+
+impl From<Error> for DisError {
+    fn from(e: Error) -> Self {
+        DisError::Input(e)
+    }
+}
+
+impl std::fmt::Display for DisError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DisError::Input(e) => e.fmt(f),
+            DisError::Output(e) => write!(f, "cannot write the text: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for DisError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DisError::Input(e) => Some(e),
+            DisError::Output(e) => Some(e),
+        }
+    }
 }
 
 /// The major version in a producer string (`LLVM14.0.6` gives 14).

@@ -3,23 +3,40 @@
 
 use std::collections::HashMap;
 use std::fmt::Write;
+use std::io;
+use std::rc::Rc;
 
+use bitcode_schema_runtime::decode::Bytes;
 use bitcode_schema_runtime::Result;
 
 use super::attributes::AttrWriter;
+use super::feed::{self, ReadBody};
 use super::md::{MdPrinter, MdRef, MdSlots, Metadata, ValueWriter};
 use super::names;
+use super::output::{Sink, Waiting};
 use super::slots::LocalSlots;
-use super::types::{TypeFinder, TypePrinter};
+use super::types::TypePrinter;
+use super::DisError;
 use crate::llvm::ir::{self, CallingConv, DllStorage, Linkage, ThreadLocal, UnnamedAddr, Visibility};
 use crate::llvm::module::{
-    AttributeSet, Constant, FunctionBody, GlobalCommon, Module, Op, TypeRef, Value, ValueKind, ValueRef,
+    AttributeSet, Constant, FunctionBody, GlobalCommon, Module, Op, Type, TypeRef, Types, Value, ValueKind,
+    ValueRef,
 };
+
+/// A block of another function as a blockaddress names it: its name or slot there.
+pub(super) type BlockLabel<'a> = (Option<Bytes<'a>>, Option<u32>);
+
+/// A value of a function's metadata, written while its body was there, for the metadata
+/// printed after every function: its text and, for an integer, its value.
+type LocalMdValue = (String, Option<i64>);
 
 /// The state of printing one module.
 pub(super) struct Printer<'m, 'a> {
     pub m: &'m Module<'a>,
     pub major: u32,
+    /// The module's types and those its bodies added so far (the bodies are read with a
+    /// copy of the table, whose additions come with each body).
+    pub types: Types,
     pub tp: TypePrinter,
     /// Slots of unnamed global values, by value id.
     pub global_slots: HashMap<ValueRef, u32>,
@@ -28,10 +45,9 @@ pub(super) struct Printer<'m, 'a> {
     pub attr_order: Vec<String>,
     pub md: Metadata<'a>,
     pub md_slots: MdSlots,
-    /// The function being printed.
-    pub body: Option<&'m FunctionBody<'a>>,
-    /// Every body, for blockaddress constants naming another function's blocks.
-    pub bodies: &'m [FunctionBody<'a>],
+    /// The function being printed, and its ordinal among the bodies.
+    pub body: Option<Rc<FunctionBody<'a>>>,
+    pub ordinal: Option<u32>,
     pub locals: LocalSlots,
     /// The `!dbg` location of each instruction of the function being printed (DEBUG_LOC
     /// records made into uniqued DILocations), by instruction index.
@@ -39,15 +55,21 @@ pub(super) struct Printer<'m, 'a> {
     /// Set while a shufflevector's mask is written: AsmWriter lists a mask's elements,
     /// never as a splat.
     pub in_mask: std::cell::Cell<bool>,
+    /// The blocks module-level blockaddress constants take, by function index.
+    module_addressed: HashMap<u32, Vec<u32>>,
+    /// The labels of the blocks of each function a blockaddress names, by function index.
+    labels: HashMap<u32, Vec<BlockLabel<'a>>>,
+    /// Values of function-level metadata, by body ordinal and value id.
+    local_md_values: HashMap<(u32, u32), LocalMdValue>,
 }
 
-/// Prints module `m` as llvm-dis `major` does.
-pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<String> {
-    let count = m.bodies().count();
-    let mut bodies = Vec::with_capacity(count);
-    for n in 0..count {
-        bodies.push(m.function_body(n)?);
-    }
+/// Prints module `m` as llvm-dis `major` does, to `out`.
+pub(super) fn print(
+    mut m: Module<'_>,
+    major: u32,
+    module_id: &str,
+    out: &mut dyn io::Write,
+) -> std::result::Result<(), DisError> {
     let mut md = Metadata::new();
     for (id, name) in &m.md_kinds {
         md.add_kind(*id, name);
@@ -56,13 +78,18 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
         md.add_module_record(r).map_err(crate::llvm::module::invalid_error)?;
     }
     let m = &m;
-    let bodies = &bodies;
-    super::nesting::check_constants(m, bodies)?;
-    let order = type_order(m, bodies, &md);
-    let tp = TypePrinter::new(&m.types, &order, m.typed_pointers && major < 17);
+    // Bodies name numbered structs by number, which the whole module's order gives: with
+    // such structs the bodies are read once for the order before they are printed.
+    let known_order = if has_numbered_structs(&m.types) { Some(feed::read_all(m, |_| true)?) } else { None };
+    let tp = TypePrinter::new(
+        &m.types,
+        known_order.as_deref().unwrap_or_default(),
+        m.typed_pointers && major < 17,
+    );
     let mut p = Printer {
         m,
         major,
+        types: m.types.clone(),
         tp,
         global_slots: HashMap::new(),
         attr_slots: HashMap::new(),
@@ -70,17 +97,46 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
         md,
         md_slots: MdSlots::new(),
         body: None,
-        bodies,
+        ordinal: None,
         locals: LocalSlots::default(),
         dbg: Vec::new(),
         in_mask: std::cell::Cell::new(false),
+        module_addressed: module_addressed(m),
+        labels: HashMap::new(),
+        local_md_values: HashMap::new(),
     };
     p.number_module();
+    // The functions, each body printed and dropped in turn; their text waits for the
+    // header, whose struct types the bodies decide.
+    let mut functions = Waiting::default();
+    let mut next = 0;
+    let found_order = feed::each_body(m, |read| {
+        p.types.add_from_copy(&read.added_types);
+        let index = read.body.function as usize;
+        while next < index {
+            functions.text().push('\n');
+            p.print_function(functions.text(), next, None)?;
+            next += 1;
+        }
+        functions.text().push('\n');
+        p.print_function(functions.text(), index, Some(read))?;
+        next = index + 1;
+        Ok(())
+    })?;
+    while next < m.functions.len() {
+        functions.text().push('\n');
+        p.print_function(functions.text(), next, None)?;
+        next += 1;
+    }
+    let order = known_order.unwrap_or(found_order);
+    p.labels_for_globals()?;
+    let mut sink = Sink::new(out);
     let mut out = String::new();
+    let out = &mut out;
     let _ = writeln!(out, "; ModuleID = '{module_id}'");
     if let Some(s) = &m.source_filename {
         out.push_str("source_filename = \"");
-        names::escaped(&mut out, s);
+        names::escaped(out, s);
         out.push_str("\"\n");
     }
     if !m.datalayout.is_empty() {
@@ -102,7 +158,7 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
         }
         for line in lines {
             out.push_str("module asm \"");
-            names::escaped(&mut out, line);
+            names::escaped(out, line);
             out.push_str("\"\n");
         }
     }
@@ -110,7 +166,7 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
     let mut numbered: Vec<TypeRef> = Vec::new();
     let mut named: Vec<TypeRef> = Vec::new();
     for &t in &order {
-        if m.types.name(t).is_none_or(|n| n.is_empty()) {
+        if p.types.name(t).is_none_or(|n| n.is_empty()) {
             numbered.push(t);
         } else {
             named.push(t);
@@ -120,10 +176,11 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
         out.push('\n');
     }
     for t in numbered.iter().chain(&named) {
-        p.tp.write(&mut out, &m.types, *t);
+        p.tp.write(out, &p.types, *t);
         out.push_str(" = type ");
-        p.tp.write_body(&mut out, &m.types, *t);
+        p.tp.write_body(out, &p.types, *t);
         out.push('\n');
+        sink.spill(out);
     }
     // The comdats global objects use, functions first (AssemblyWriter's SetVector).
     let mut used: Vec<u32> = Vec::new();
@@ -143,7 +200,7 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
         if i > 0 {
             out.push('\n');
         }
-        names::name(&mut out, '$', &c.name);
+        names::name(out, '$', &c.name);
         out.push_str(" = comdat ");
         out.push_str(match c.selection {
             ir::ComdatSelection::Any => "any",
@@ -153,35 +210,32 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
             ir::ComdatSelection::Samesize => "samesize",
         });
         out.push('\n');
+        sink.spill(out);
     }
     if !m.globals.is_empty() {
         out.push('\n');
     }
     for (i, _) in m.globals.iter().enumerate() {
-        p.print_global(&mut out, i);
+        p.print_global(out, i);
         out.push('\n');
+        sink.spill(out);
     }
     if !m.aliases.is_empty() {
         out.push('\n');
     }
     for i in 0..m.aliases.len() {
-        p.print_indirect(&mut out, i, true);
+        p.print_indirect(out, i, true);
+        sink.spill(out);
     }
     if !m.ifuncs.is_empty() {
         out.push('\n');
     }
     for i in 0..m.ifuncs.len() {
-        p.print_indirect(&mut out, i, false);
+        p.print_indirect(out, i, false);
+        sink.spill(out);
     }
-    let mut bodies = bodies.iter().peekable();
-    for f in 0..m.functions.len() {
-        out.push('\n');
-        let body = match bodies.peek() {
-            Some(b) if b.function == f as u32 => bodies.next(),
-            _ => None,
-        };
-        p.print_function(&mut out, f, body)?;
-    }
+    sink.write(out);
+    functions.write_to(&mut sink);
     if !p.attr_order.is_empty() {
         out.push('\n');
         for (i, a) in p.attr_order.iter().enumerate() {
@@ -192,14 +246,36 @@ pub(super) fn print(mut m: Module<'_>, major: u32, module_id: &str) -> Result<St
     let printer = MdPrinter::new(&p.md, &p.md_slots, p.major, &values);
     if p.md.named().next().is_some() {
         out.push('\n');
-        printer.write_named(&mut out);
+        printer.write_named(out);
     }
     if !p.md_slots.nodes().is_empty() {
         out.push('\n');
-        printer.write_nodes(&mut out);
+        printer.write_nodes(out, &mut |text| sink.spill(text));
     }
-    super::summary::print(&mut out, m, module_id, major)?;
-    Ok(out)
+    super::summary::print(out, m, module_id, major)?;
+    sink.write(out);
+    sink.finish().map_err(DisError::Output)
+}
+
+/// Whether the type table has an identified struct without a name.
+fn has_numbered_structs(types: &Types) -> bool {
+    (0..types.len() as TypeRef).any(|t| {
+        matches!(types.get(t), Some(Type::Struct { identified: Some(_), .. }))
+            && types.name(t).is_none_or(|n| n.is_empty())
+    })
+}
+
+/// The blocks module-level blockaddress constants take, by function index.
+fn module_addressed(m: &Module<'_>) -> HashMap<u32, Vec<u32>> {
+    let mut addressed: HashMap<u32, Vec<u32>> = HashMap::new();
+    for v in &m.values {
+        if let ValueKind::Constant(Constant::BlockAddress { function, block }) = &v.kind {
+            if let Some(ValueKind::Function(f)) = m.values.get(*function as usize).map(|v| &v.kind) {
+                addressed.entry(*f).or_default().push(*block);
+            }
+        }
+    }
+    addressed
 }
 
 /// Writes module-level values for metadata.
@@ -209,120 +285,23 @@ struct GlobalValues<'p, 'm, 'a> {
 
 impl ValueWriter for GlobalValues<'_, '_, '_> {
     fn write_typed_value(&self, out: &mut String, ty: u32, value: u32, function: Option<u32>) {
-        self.p.tp.write(out, &self.p.m.types, ty);
+        self.p.tp.write(out, &self.p.types, ty);
         out.push(' ');
         // A value of a function's metadata block printed after every function: one of
         // that body's constants (its arguments and instructions only appear inline, in
         // the body).
-        match self.p.body_value(function, value) {
-            Some(v) => match &v.kind {
+        match self.p.local_md_value(function, value) {
+            Some(LocalMd::Here(v)) => match &v.kind {
                 ValueKind::Constant(c) => self.p.write_constant(out, v.ty, c),
                 _ => out.push_str("<badref>"),
             },
+            Some(LocalMd::Written((text, _))) => out.push_str(text),
             None => self.p.write_value(out, value),
         }
     }
 
     fn constant_int(&self, _ty: u32, value: u32, function: Option<u32>) -> Option<i64> {
         self.p.constant_int(function, value)
-    }
-}
-
-/// The identified structs in TypeFinder's order.
-fn type_order(m: &Module<'_>, bodies: &[FunctionBody<'_>], _md: &Metadata<'_>) -> Vec<TypeRef> {
-    let mut f = TypeFinder::new(m.types.len());
-    let mut seen_constants: Vec<bool> = vec![false; m.values.len()];
-    let mut seen_local: Vec<bool> = Vec::new();
-    for g in &m.globals {
-        f.incorporate(&m.types, if m.typed_pointers { g.common.ty } else { g.common.value_type });
-        if let Some(init) = g.initializer {
-            incorporate_value(m, None, init, &mut f, &mut seen_constants, &mut seen_local);
-        }
-    }
-    for a in &m.aliases {
-        f.incorporate(&m.types, if m.typed_pointers { a.common.ty } else { a.common.value_type });
-        incorporate_value(m, None, a.target, &mut f, &mut seen_constants, &mut seen_local);
-    }
-    for i in &m.ifuncs {
-        f.incorporate(&m.types, if m.typed_pointers { i.common.ty } else { i.common.value_type });
-    }
-    let mut bodies = bodies.iter().peekable();
-    for (index, func) in m.functions.iter().enumerate() {
-        f.incorporate(&m.types, if m.typed_pointers { func.common.ty } else { func.common.value_type });
-        if !m.typed_pointers {
-            incorporate_attributes(m, func.attributes, &mut f);
-        }
-        for v in [func.prefix, func.prologue, func.personality].into_iter().flatten() {
-            incorporate_value(m, None, v, &mut f, &mut seen_constants, &mut seen_local);
-        }
-        let body = match bodies.peek() {
-            Some(b) if b.function == index as u32 => bodies.next(),
-            _ => None,
-        };
-        let Some(body) = body else { continue };
-        seen_local.clear();
-        seen_local.resize(body.values.len(), false);
-        for inst in &body.instructions {
-            f.incorporate(&m.types, inst.ty);
-            for op in operands(&inst.op) {
-                incorporate_value(m, Some(body), op, &mut f, &mut seen_constants, &mut seen_local);
-            }
-            match &inst.op {
-                Op::Gep { source, .. } => f.incorporate(&m.types, *source),
-                Op::Alloca { allocated, .. } => f.incorporate(&m.types, *allocated),
-                Op::Call { call, .. } | Op::Invoke { call, .. } | Op::CallBr { call, .. }
-                    if !m.typed_pointers =>
-                {
-                    incorporate_attributes(m, call.attributes, &mut f)
-                }
-                _ => {}
-            }
-        }
-    }
-    f.structs
-}
-
-/// TypeFinder::incorporateAttributes: the types of type attributes (`byval(%T)`...).
-fn incorporate_attributes(m: &Module<'_>, list: Option<u32>, f: &mut TypeFinder) {
-    let Some(list) = m.attributes.list(list) else { return };
-    for (_, set) in &list.sets {
-        for a in set {
-            if let crate::llvm::module::Attribute::Type(_, Some(t)) = a {
-                f.incorporate(&m.types, *t);
-            }
-        }
-    }
-}
-
-/// TypeFinder::incorporateValue: constants' types and operands, not globals or locals.
-fn incorporate_value(
-    m: &Module<'_>,
-    body: Option<&FunctionBody<'_>>,
-    id: ValueRef,
-    f: &mut TypeFinder,
-    seen: &mut [bool],
-    seen_local: &mut [bool],
-) {
-    let mut work = vec![id];
-    while let Some(id) = work.pop() {
-        let (value, flag) = match body.and_then(|b| id.checked_sub(b.first_local).map(|l| (b, l))) {
-            Some((b, l)) => (b.values.get(l as usize), seen_local.get_mut(l as usize)),
-            None => (m.values.get(id as usize), seen.get_mut(id as usize)),
-        };
-        let (Some(value), Some(flag)) = (value, flag) else { continue };
-        let ValueKind::Constant(c) = &value.kind else { continue };
-        if *flag {
-            continue;
-        }
-        *flag = true;
-        f.incorporate(&m.types, value.ty);
-        if let Constant::Gep { source, .. } = c {
-            f.incorporate(&m.types, *source);
-        }
-        let ops = constant_operands(c);
-        for op in ops.into_iter().rev() {
-            work.push(op);
-        }
     }
 }
 
@@ -462,7 +441,7 @@ impl<'m, 'a> Printer<'m, 'a> {
 
     /// The attribute writer.
     pub fn attr_writer(&self) -> AttrWriter<'_> {
-        AttrWriter { types: &self.m.types, printer: &self.tp, major: self.major }
+        AttrWriter { types: &self.types, printer: &self.tp, major: self.major }
     }
 
     /// Writes the common prefix of global values: dso_local, visibility, DLL storage.
@@ -524,7 +503,7 @@ impl<'m, 'a> Printer<'m, 'a> {
             out.push_str("externally_initialized ");
         }
         out.push_str(if g.constant { "constant " } else { "global " });
-        self.tp.write(out, &m.types, c.value_type);
+        self.tp.write(out, &self.types, c.value_type);
         if let Some(init) = g.initializer {
             out.push(' ');
             self.write_value(out, init);
@@ -615,7 +594,7 @@ impl<'m, 'a> Printer<'m, 'a> {
             out.push(' ');
         }
         out.push_str(if alias { "alias " } else { "ifunc " });
-        self.tp.write(out, &m.types, c.value_type);
+        self.tp.write(out, &self.types, c.value_type);
         out.push_str(", ");
         // A constant expression is written without its type (AsmWriter's printAlias).
         let expression = matches!(
@@ -664,12 +643,7 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
     }
 
-    fn print_function(
-        &mut self,
-        out: &mut String,
-        index: usize,
-        body: Option<&'m FunctionBody<'a>>,
-    ) -> Result<()> {
+    fn print_function(&mut self, out: &mut String, index: usize, read: Option<ReadBody<'a>>) -> Result<()> {
         let m = self.m;
         let Some(f) = m.functions.get(index) else { return Ok(()) };
         let c = &f.common;
@@ -690,15 +664,24 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
         // SlotTracker::processFunction.
         let fid = value_of(m, ValueKind::Function(index as u32));
-        let attachments: Vec<(u32, MdRef)> = match body {
-            Some(b) => {
+        let shared: Option<Rc<FunctionBody<'a>>> = match read {
+            Some(mut read) => {
                 self.md.begin_function();
-                for (id, name) in &b.kinds {
+                for (id, name) in &read.body.kinds {
                     self.md.add_kind(*id, name);
                 }
-                for r in &b.metadata {
-                    self.md.add_function_record(r.clone()).map_err(crate::llvm::module::invalid_error)?;
+                for r in std::mem::take(&mut read.body.metadata) {
+                    self.md.add_function_record(r).map_err(crate::llvm::module::invalid_error)?;
                 }
+                self.ordinal = Some(read.ordinal);
+                Some(Rc::new(read.body))
+            }
+            None => None,
+        };
+        self.body = shared.clone();
+        let body = shared.as_deref();
+        let attachments: Vec<(u32, MdRef)> = match body {
+            Some(b) => {
                 b.attachments.iter().filter_map(|(k, n)| Some((*k, self.md.get(u64::from(*n))?))).collect()
             }
             None => self.md.global_attachments(fid).to_vec(),
@@ -706,15 +689,16 @@ impl<'m, 'a> Printer<'m, 'a> {
         for (_, n) in &attachments {
             self.md_slots.number(&self.md, *n);
         }
-        let Some((ret, params, vararg)) = m.types.function(c.value_type).map(|(r, p, v)| (r, p.to_vec(), v))
+        let Some((ret, params, vararg)) =
+            self.types.function(c.value_type).map(|(r, p, v)| (r, p.to_vec(), v))
         else {
             return Ok(());
         };
-        self.body = body;
         if let Some(b) = body {
-            let addressed = self.addressed_blocks(fid, b);
+            let addressed = self.addressed_blocks(index as u32, b);
             self.locals = LocalSlots::new(b, params.len(), &b.use_lists, &addressed);
             self.number_body_extras(b);
+            self.find_labels(index as u32, b)?;
         }
         if f.is_proto {
             out.push_str("declare");
@@ -733,7 +717,7 @@ impl<'m, 'a> Printer<'m, 'a> {
             self.attr_writer().write_set(out, set, false);
             out.push(' ');
         }
-        self.tp.write(out, &m.types, ret);
+        self.tp.write(out, &self.types, ret);
         out.push(' ');
         self.write_global_name(out, fid);
         out.push('(');
@@ -741,7 +725,7 @@ impl<'m, 'a> Printer<'m, 'a> {
             if i > 0 {
                 out.push_str(", ");
             }
-            self.tp.write(out, &m.types, *p);
+            self.tp.write(out, &self.types, *p);
             if let Some(set) = attrs.and_then(|l| l.param(i as u32)) {
                 out.push(' ');
                 self.attr_writer().write_set(out, set, false);
@@ -812,26 +796,120 @@ impl<'m, 'a> Printer<'m, 'a> {
                     self.print_block(out, b, bi)?;
                 }
                 out.push_str("}\n");
+                self.keep_local_md_values();
                 self.md.end_function();
             }
         }
         self.body = None;
+        self.ordinal = None;
         Ok(())
     }
 
-    /// The blocks of the function `fid` (body `b`) that blockaddress constants take.
-    pub fn addressed_blocks(&self, fid: ValueRef, b: &FunctionBody<'_>) -> Vec<u32> {
-        self.m
-            .values
-            .iter()
-            .chain(&b.values)
-            .filter_map(|v| match &v.kind {
-                ValueKind::Constant(Constant::BlockAddress { function, block }) if *function == fid => {
-                    Some(*block)
+    /// Writes the values of the current function's metadata that are its own constants,
+    /// for the metadata printed after the functions, when the body is gone.
+    fn keep_local_md_values(&mut self) {
+        let (Some(b), Some(ordinal)) = (self.body.clone(), self.ordinal) else { return };
+        let values = GlobalValues { p: self };
+        let mut kept = Vec::new();
+        for (ty, value) in self.md.function_values() {
+            let Some(v) = value.checked_sub(b.first_local).and_then(|l| b.values.get(l as usize)) else {
+                continue;
+            };
+            let mut text = String::new();
+            match &v.kind {
+                ValueKind::Constant(c) => self.write_constant(&mut text, v.ty, c),
+                _ => text.push_str("<badref>"),
+            }
+            kept.push(((ordinal, value), (text, values.constant_int(ty, value, Some(ordinal)))));
+        }
+        self.local_md_values.extend(kept);
+    }
+
+    /// Finds the labels of the blocks the blockaddress constants of body `b` (of function
+    /// `index`) and of the module take, for the functions whose labels are not known yet:
+    /// from `b` for its own, else by reading the other body again (with a copy of the type
+    /// table, whose additions are dropped).
+    fn find_labels(&mut self, index: u32, b: &FunctionBody<'a>) -> Result<()> {
+        let mut wanted: Vec<u32> = self.module_addressed.keys().copied().collect();
+        for v in &b.values {
+            if let ValueKind::Constant(Constant::BlockAddress { function, .. }) = &v.kind {
+                if let Some(ValueKind::Function(f)) = self.m.values.get(*function as usize).map(|v| &v.kind) {
+                    wanted.push(*f);
                 }
-                _ => None,
-            })
+            }
+        }
+        for f in wanted {
+            if f == index {
+                let labels = self.block_labels(b);
+                self.labels.insert(f, labels);
+            } else if !self.labels.contains_key(&f) {
+                self.read_labels(f)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Finds the labels of the functions module-level blockaddress constants name, for
+    /// the global initializers printed after the functions.
+    fn labels_for_globals(&mut self) -> Result<()> {
+        let wanted: Vec<u32> = self.module_addressed.keys().copied().collect();
+        for f in wanted {
+            if !self.labels.contains_key(&f) {
+                self.read_labels(f)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the body of function `f` again for its block labels.
+    fn read_labels(&mut self, f: u32) -> Result<()> {
+        let labels = match self.m.bodies().position(|g| g == f) {
+            Some(n) => {
+                let mut scratch = self.types.clone();
+                let body = self.m.read_body(n, &mut scratch)?;
+                self.block_labels(&body)
+            }
+            None => Vec::new(),
+        };
+        self.labels.insert(f, labels);
+        Ok(())
+    }
+
+    /// Each block's name or slot.
+    fn block_labels(&self, b: &FunctionBody<'a>) -> Vec<BlockLabel<'a>> {
+        let params = self
+            .m
+            .functions
+            .get(b.function as usize)
+            .and_then(|f| self.types.function(f.common.value_type))
+            .map_or(0, |f| f.1.len());
+        let slots = LocalSlots::new(b, params, &[], &[]);
+        b.blocks
+            .iter()
+            .enumerate()
+            .map(|(i, block)| (block.name.clone(), slots.blocks.get(i).copied().flatten()))
             .collect()
+    }
+
+    /// The label of block `block` of the function with value id `function`.
+    pub fn block_label(&self, function: ValueRef, block: u32) -> Option<&BlockLabel<'a>> {
+        match self.m.values.get(function as usize).map(|v| &v.kind) {
+            Some(ValueKind::Function(f)) => self.labels.get(f)?.get(block as usize),
+            _ => None,
+        }
+    }
+
+    /// The blocks of function `index` (body `b`) that blockaddress constants take.
+    pub fn addressed_blocks(&self, index: u32, b: &FunctionBody<'_>) -> Vec<u32> {
+        let fid = value_of(self.m, ValueKind::Function(index));
+        let mut blocks = self.module_addressed.get(&index).cloned().unwrap_or_default();
+        blocks.extend(b.values.iter().filter_map(|v| match &v.kind {
+            ValueKind::Constant(Constant::BlockAddress { function, block }) if *function == fid => {
+                Some(*block)
+            }
+            _ => None,
+        }));
+        blocks
     }
 
     /// Call-site attribute slots and instruction metadata slots, in instruction order
@@ -860,9 +938,9 @@ impl<'m, 'a> Printer<'m, 'a> {
                 }
                 // Metadata operands of intrinsic calls.
                 if self.m.global_name(call.callee).is_some_and(|n| n.starts_with(b"llvm.")) {
-                    if let Some((_, params, _)) = self.m.types.function(call.function_type) {
+                    if let Some((_, params, _)) = self.types.function(call.function_type) {
                         for (arg, p) in call.args.iter().zip(params) {
-                            if matches!(self.m.types.get(*p), Some(crate::llvm::module::Type::Metadata)) {
+                            if matches!(self.types.get(*p), Some(crate::llvm::module::Type::Metadata)) {
                                 if let Some(n) = self.md.get(u64::from(*arg)) {
                                     self.md_slots.number(&self.md, n);
                                 }
@@ -894,18 +972,25 @@ impl<'m, 'a> Printer<'m, 'a> {
         list
     }
 
-    /// Value `value` of the body with ordinal `function` (its constants, arguments and
-    /// instructions), when `function` names a body and `value` is one of its locals.
-    pub fn body_value(&self, function: Option<u32>, value: u32) -> Option<&'m Value<'a>> {
-        let body = self.bodies.get(function? as usize)?;
-        body.values.get(value.checked_sub(body.first_local)? as usize)
+    /// A value of function-level metadata: `value` of the body with ordinal `function`,
+    /// when `function` names a body and `value` is one of its locals: the value itself
+    /// while the body is printed, its text after.
+    pub fn local_md_value(&self, function: Option<u32>, value: u32) -> Option<LocalMd<'_, 'a>> {
+        let function = function?;
+        if self.ordinal == Some(function) {
+            let b = self.body.as_deref()?;
+            return b.values.get(value.checked_sub(b.first_local)? as usize).map(LocalMd::Here);
+        }
+        self.local_md_values.get(&(function, value)).map(LocalMd::Written)
     }
 
     /// The value of integer constant `value` (of body `function`'s numbering, or of the
     /// body being printed when `None`), sign-extended from its width.
     pub fn constant_int(&self, function: Option<u32>, value: u32) -> Option<i64> {
-        let v = match function {
-            Some(_) => self.body_value(function, value).or_else(|| self.m.values.get(value as usize))?,
+        let v = match self.local_md_value(function, value) {
+            Some(LocalMd::Here(v)) => v,
+            Some(LocalMd::Written((_, int))) => return *int,
+            None if function.is_some() => self.m.values.get(value as usize)?,
             None => self.value(value)?,
         };
         // A zero is written as a null constant.
@@ -914,7 +999,7 @@ impl<'m, 'a> Printer<'m, 'a> {
             ValueKind::Constant(Constant::Null) => &0,
             _ => return None,
         };
-        let width = match self.m.types.get(v.ty) {
+        let width = match self.types.get(v.ty) {
             Some(crate::llvm::module::Type::Integer(w)) => *w,
             _ => return None,
         };
@@ -924,7 +1009,7 @@ impl<'m, 'a> Printer<'m, 'a> {
 
     /// `%name` or `%N` of a local value.
     pub fn write_local_name(&self, out: &mut String, id: ValueRef) {
-        if let Some(n) = self.body.and_then(|b| b.names.get(&id)) {
+        if let Some(n) = self.body.as_deref().and_then(|b| b.names.get(&id)) {
             names::name(out, '%', n);
         } else if let Some(s) = self.locals.values.get(&id) {
             let _ = write!(out, "%{s}");
@@ -934,12 +1019,20 @@ impl<'m, 'a> Printer<'m, 'a> {
     }
 
     /// The value with id `id` in the current scope.
-    pub fn value(&self, id: ValueRef) -> Option<&'m Value<'a>> {
-        match self.body.and_then(|b| id.checked_sub(b.first_local).map(|l| (b, l))) {
+    pub fn value(&self, id: ValueRef) -> Option<&Value<'a>> {
+        match self.body.as_deref().and_then(|b| id.checked_sub(b.first_local).map(|l| (b, l))) {
             Some((b, l)) => b.values.get(l as usize),
             None => self.m.values.get(id as usize),
         }
     }
+}
+
+/// A value of function-level metadata (see [`Printer::local_md_value`]).
+pub(super) enum LocalMd<'p, 'a> {
+    /// The value, of the body being printed.
+    Here(&'p Value<'a>),
+    /// Its text and integer value, written while its body was printed.
+    Written(&'p LocalMdValue),
 }
 
 /// The fixed kind id of `!dbg` attachments (LLVM's MD_dbg).

@@ -11,15 +11,17 @@ use crate::llvm::module::{FunctionBody, Module, Value, ValueKind};
 /// levels; long GEP chains of initializers some dozens).
 const MAX_DEPTH: u32 = 256;
 
-/// Checks the module's constants and each body's: no cycle, no nesting beyond
-/// [`MAX_DEPTH`].
-pub(super) fn check_constants(m: &Module<'_>, bodies: &[FunctionBody<'_>]) -> Result<()> {
-    let module_depths = depths(&m.values, 0, &[], "the module's constants")?;
-    for b in bodies {
-        let name = format!("the constants of function #{}", b.function);
-        depths(&b.values, b.first_local, &module_depths, &name)?;
-    }
-    Ok(())
+/// The nesting depth of each module-level constant; an error on a cycle or a nesting
+/// beyond [`MAX_DEPTH`].
+pub(super) fn module_depths(m: &Module<'_>) -> Result<Vec<u32>> {
+    depths(&m.values, 0, &[], "the module's constants")
+}
+
+/// Checks a body's constants, the module's having `module_depths`: no cycle, no nesting
+/// beyond [`MAX_DEPTH`].
+pub(super) fn check_body(b: &FunctionBody<'_>, module_depths: &[u32]) -> Result<()> {
+    let name = format!("the constants of function #{}", b.function);
+    depths(&b.values, b.first_local, module_depths, &name).map(|_| ())
 }
 
 /// The nesting depth of every value of `values` (ids from `first`), the values below

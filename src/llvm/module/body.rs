@@ -7,7 +7,7 @@ use bitcode_schema_runtime::{Error, ErrorKind, Result};
 use super::constants::{Constant, ValueRef};
 use super::function::{BasicBlock, FunctionBody};
 use super::instructions::{Atomic, Call, DebugLoc, DebugRecord, Instruction, Op};
-use super::types::{Type, TypeRef};
+use super::types::{Type, TypeRef, Types};
 use super::values::{Value, ValueKind};
 use super::Module;
 use crate::llvm::ir::{self, constants_block as cb, function_block as fb};
@@ -20,7 +20,7 @@ pub(crate) fn invalid(bit_offset: u64, problem: String) -> Error {
 
 /// A constant of type `ty` from its CONSTANTS_BLOCK record.
 pub(super) fn read_constant<'a>(
-    m: &Module<'a>,
+    types: &Types,
     r: cb::Record<'a>,
     ty: TypeRef,
 ) -> std::result::Result<Constant<'a>, String> {
@@ -114,7 +114,7 @@ pub(super) fn read_constant<'a>(
             constraints: a.constraints,
         },
         C::InlineasmOld3(a) => Constant::InlineAsm {
-            function_type: m.types.pointee(ty).unwrap_or(ty),
+            function_type: types.pointee(ty).unwrap_or(ty),
             side_effect: a.flags.has_side_effects,
             align_stack: a.flags.is_align_stack,
             intel: a.flags.intel_dialect,
@@ -123,7 +123,7 @@ pub(super) fn read_constant<'a>(
             constraints: a.constraints,
         },
         C::InlineasmOld2(a) => Constant::InlineAsm {
-            function_type: m.types.pointee(ty).unwrap_or(ty),
+            function_type: types.pointee(ty).unwrap_or(ty),
             side_effect: a.flags.has_side_effects,
             align_stack: a.flags.is_align_stack,
             intel: a.flags.intel_dialect,
@@ -140,16 +140,19 @@ pub(super) fn read_constant<'a>(
 
 /// The body of function `function`, read by `walker` (just inside its block).
 pub(super) fn read_body<'a>(
-    m: &mut Module<'a>,
+    m: &Module<'a>,
+    types: &mut Types,
     function: u32,
     mut walker: Walker<'a>,
 ) -> Result<FunctionBody<'a>> {
     let f = m.functions.get(function as usize).ok_or_else(|| invalid(0, "no such function".into()))?;
     let fty = f.common.value_type;
     let (_, params, _) =
-        m.types.function(fty).ok_or_else(|| invalid(0, "a function without a function type".into()))?;
+        types.function(fty).ok_or_else(|| invalid(0, "a function without a function type".into()))?;
     let params = params.to_vec();
     let mut reader = BodyReader {
+        m,
+        types,
         body: FunctionBody { function, first_local: m.values.len() as u32, ..FunctionBody::default() },
         constant_type: 0,
         last_loc: None,
@@ -192,7 +195,7 @@ pub(super) fn read_body<'a>(
             }
         };
         let Some((record, offset, value_number)) = step else { continue };
-        reader.record(m, record, value_number).map_err(|p| {
+        reader.record(record, value_number).map_err(|p| {
             let p = format!(
                 "function {}: {p}",
                 String::from_utf8_lossy(
@@ -202,10 +205,12 @@ pub(super) fn read_body<'a>(
             walker.locate(invalid(offset, p))
         })?;
     }
-    reader.finish(m)
+    reader.finish()
 }
 
-struct BodyReader<'a> {
+struct BodyReader<'m, 'a> {
+    m: &'m Module<'a>,
+    types: &'m mut Types,
     body: FunctionBody<'a>,
     constant_type: TypeRef,
     last_loc: Option<DebugLoc>,
@@ -216,10 +221,10 @@ struct BodyReader<'a> {
 
 type Res<T> = std::result::Result<T, String>;
 
-impl<'a> BodyReader<'a> {
+impl<'a> BodyReader<'_, 'a> {
     /// The type of a value operand: a defined value's, or the one a forward reference gives.
-    fn type_of(&self, m: &Module<'a>, op: Operand) -> Res<TypeRef> {
-        if let Some(t) = self.value(m, op.id.0).map(|v| v.ty) {
+    fn type_of(&self, op: Operand) -> Res<TypeRef> {
+        if let Some(t) = self.value(op.id.0).map(|v| v.ty) {
             return Ok(t);
         }
         op.ty
@@ -227,9 +232,9 @@ impl<'a> BodyReader<'a> {
             .ok_or_else(|| format!("value {} is used before it is defined, without a type", op.id.0))
     }
 
-    fn value<'s>(&'s self, m: &'s Module<'a>, id: u32) -> Option<&'s Value<'a>> {
+    fn value(&self, id: u32) -> Option<&Value<'a>> {
         match id.checked_sub(self.body.first_local) {
-            None => m.values.get(id as usize),
+            None => self.m.values.get(id as usize),
             Some(local) => self.body.values.get(local as usize),
         }
     }
@@ -238,19 +243,19 @@ impl<'a> BodyReader<'a> {
         self.body.first_local + self.body.values.len() as u32
     }
 
-    fn record(&mut self, m: &mut Module<'a>, record: ir::AnyRecord<'a>, value_number: u32) -> Res<()> {
+    fn record(&mut self, record: ir::AnyRecord<'a>, value_number: u32) -> Res<()> {
         use ir::AnyRecord as A;
         match record {
-            A::FunctionBlock(r) => self.instruction(m, r, value_number),
+            A::FunctionBlock(r) => self.instruction(r, value_number),
             A::ConstantsBlock(cb::Record::Settype(t)) => {
-                if m.types.get(t.r#type.0).is_none() {
+                if self.types.get(t.r#type.0).is_none() {
                     return Err(format!("SETTYPE names type {}, not in the table", t.r#type.0));
                 }
                 self.constant_type = t.r#type.0;
                 Ok(())
             }
             A::ConstantsBlock(r) => {
-                let c = read_constant(m, r, self.constant_type)?;
+                let c = read_constant(self.types, r, self.constant_type)?;
                 self.body.values.push(Value { ty: self.constant_type, kind: ValueKind::Constant(c) });
                 Ok(())
             }
@@ -322,9 +327,9 @@ fn align(a: Option<bitcode_schema_runtime::decode::Align>) -> Option<u64> {
     a.map(|a| a.bytes())
 }
 
-impl<'a> BodyReader<'a> {
-    fn push(&mut self, m: &mut Module<'a>, ty: TypeRef, op: Op) -> Res<()> {
-        let value = if m.types.is_void(ty) {
+impl<'a> BodyReader<'_, 'a> {
+    fn push(&mut self, ty: TypeRef, op: Op) -> Res<()> {
+        let value = if self.types.is_void(ty) {
             None
         } else {
             let id = self.next_id();
@@ -370,7 +375,6 @@ impl<'a> BodyReader<'a> {
 
     fn call(
         &mut self,
-        m: &mut Module<'a>,
         attrs: Option<u32>,
         cc: ir::CallingConv,
         explicit: Option<u32>,
@@ -380,12 +384,12 @@ impl<'a> BodyReader<'a> {
         let function_type = match explicit {
             Some(t) => t,
             None => {
-                let t = self.type_of(m, callee)?;
-                m.types.pointee(t).ok_or("a call through a callee that is not a function pointer")?
+                let t = self.type_of(callee)?;
+                self.types.pointee(t).ok_or("a call through a callee that is not a function pointer")?
             }
         };
         let (ret, params, _) =
-            m.types.function(function_type).ok_or("a call with a type that is not a function type")?;
+            self.types.function(function_type).ok_or("a call with a type that is not a function type")?;
         if args.len() < params.len() {
             return Err("a call with fewer arguments than its function has parameters".into());
         }
@@ -400,17 +404,16 @@ impl<'a> BodyReader<'a> {
         Ok((call, ret))
     }
 
-    fn instruction(&mut self, m: &mut Module<'a>, r: fb::Record<'a>, _value_number: u32) -> Res<()> {
+    fn instruction(&mut self, r: fb::Record<'a>, _value_number: u32) -> Res<()> {
         use fb::Record as F;
-        let typed = m.typed_pointers;
+        let typed = self.m.typed_pointers;
         match r {
             F::Declareblocks(d) => {
                 self.declared_blocks = d.num_blocks;
             }
             F::InstBinop(b) => {
-                let ty = self.type_of(m, b.lhs)?;
+                let ty = self.type_of(b.lhs)?;
                 self.push(
-                    m,
                     ty,
                     Op::Binary {
                         opcode: b.opcode,
@@ -421,14 +424,13 @@ impl<'a> BodyReader<'a> {
                 )?;
             }
             F::InstUnop(u) => {
-                let ty = self.type_of(m, u.operand)?;
+                let ty = self.type_of(u.operand)?;
                 let flags = u.fast_math.map_or(0, |f| f.bits());
-                self.push(m, ty, Op::Unary { opcode: u.opcode, flags, operand: u.operand.id.0 })?;
+                self.push(ty, Op::Unary { opcode: u.opcode, flags, operand: u.operand.id.0 })?;
             }
             F::InstCast(c) => {
-                self.check_type(m, c.dest_type.0)?;
+                self.check_type(c.dest_type.0)?;
                 self.push(
-                    m,
                     c.dest_type.0,
                     Op::Cast { opcode: c.opcode, flags: c.flags.unwrap_or(0), operand: c.operand.id.0 },
                 )?;
@@ -436,7 +438,7 @@ impl<'a> BodyReader<'a> {
             F::InstGep(g) => {
                 let mut operands = vec![g.base.id.0];
                 operands.extend(g.indices.iter().map(|i| i.id.0));
-                let ty = self.gep_type(m, g.source_type.0, g.base, &g.indices, typed)?;
+                let ty = self.gep_type(g.source_type.0, g.base, &g.indices, typed)?;
                 let op = Op::Gep {
                     source: g.source_type.0,
                     inbounds: g.flags.inbounds,
@@ -444,10 +446,10 @@ impl<'a> BodyReader<'a> {
                     nuw: g.flags.nuw,
                     operands,
                 };
-                self.push(m, ty, op)?;
+                self.push(ty, op)?;
             }
             F::InstVselect(s) => {
-                let ty = self.type_of(m, s.true_value)?;
+                let ty = self.type_of(s.true_value)?;
                 let flags = s.fast_math.map_or(0, |f| f.bits());
                 let op = Op::Select {
                     condition: s.condition.id.0,
@@ -455,42 +457,40 @@ impl<'a> BodyReader<'a> {
                     false_value: s.false_value.0,
                     flags,
                 };
-                self.push(m, ty, op)?;
+                self.push(ty, op)?;
             }
             F::InstExtractelt(e) => {
-                let vty = self.type_of(m, e.vector)?;
-                let ty = m.types.element(vty, 0).ok_or("extractelement of a value that is not a vector")?;
-                self.push(m, ty, Op::ExtractElement { vector: e.vector.id.0, index: e.index.id.0 })?;
+                let vty = self.type_of(e.vector)?;
+                let ty =
+                    self.types.element(vty, 0).ok_or("extractelement of a value that is not a vector")?;
+                self.push(ty, Op::ExtractElement { vector: e.vector.id.0, index: e.index.id.0 })?;
             }
             F::InstInsertelt(e) => {
-                let ty = self.type_of(m, e.vector)?;
+                let ty = self.type_of(e.vector)?;
                 self.push(
-                    m,
                     ty,
                     Op::InsertElement { vector: e.vector.id.0, element: e.element.0, index: e.index.id.0 },
                 )?;
             }
             F::InstShufflevec(s) => {
-                let vty = self.type_of(m, s.vector1)?;
-                let mty = self.type_of(m, s.mask)?;
+                let vty = self.type_of(s.vector1)?;
+                let mty = self.type_of(s.mask)?;
                 let element =
-                    m.types.element(vty, 0).ok_or("shufflevector of a value that is not a vector")?;
-                let (len, scalable) = match m.types.get(mty) {
+                    self.types.element(vty, 0).ok_or("shufflevector of a value that is not a vector")?;
+                let (len, scalable) = match self.types.get(mty) {
                     Some(Type::Vector { len, scalable, .. }) => (*len, *scalable),
                     _ => return Err("shufflevector with a mask that is not a vector".into()),
                 };
-                let ty = m.types.intern(Type::Vector { len, element, scalable });
+                let ty = self.types.intern(Type::Vector { len, element, scalable });
                 self.push(
-                    m,
                     ty,
                     Op::ShuffleVector { vector1: s.vector1.id.0, vector2: s.vector2.0, mask: s.mask.id.0 },
                 )?;
             }
             F::InstCmp2(c) => {
-                let lty = self.type_of(m, c.lhs)?;
-                let ty = m.types.bool_like(lty);
+                let lty = self.type_of(c.lhs)?;
+                let ty = self.types.bool_like(lty);
                 self.push(
-                    m,
                     ty,
                     Op::Compare {
                         predicate: c.predicate,
@@ -501,10 +501,9 @@ impl<'a> BodyReader<'a> {
                 )?;
             }
             F::InstCmp(c) => {
-                let lty = self.type_of(m, c.lhs)?;
-                let ty = m.types.bool_like(lty);
+                let lty = self.type_of(c.lhs)?;
+                let ty = self.types.bool_like(lty);
                 self.push(
-                    m,
                     ty,
                     Op::Compare {
                         predicate: c.predicate,
@@ -515,57 +514,54 @@ impl<'a> BodyReader<'a> {
                 )?;
             }
             F::InstRet(r) => {
-                let void = m.types.intern(Type::Void);
-                self.push(m, void, Op::Ret(r.value.map(|v| v.id.0)))?;
+                let void = self.types.intern(Type::Void);
+                self.push(void, Op::Ret(r.value.map(|v| v.id.0)))?;
             }
             F::InstBr(b) => {
-                let void = m.types.intern(Type::Void);
+                let void = self.types.intern(Type::Void);
                 let conditional = match (b.false_dest, b.condition) {
                     (Some(f), Some(c)) => Some((c.0, f)),
                     (None, None) => None,
                     _ => return Err("a branch with two operands".into()),
                 };
-                self.push(m, void, Op::Br { dest: b.true_dest, conditional })?;
+                self.push(void, Op::Br { dest: b.true_dest, conditional })?;
             }
             F::InstSwitch(s) => {
-                let void = m.types.intern(Type::Void);
+                let void = self.types.intern(Type::Void);
                 let (condition, default, cases) = match (s.condition, s.default_dest, s.cases) {
                     (Some(c), Some(d), Some(cases)) => {
                         (c.0, d, cases.iter().map(|c| (c.value.0, c.dest)).collect())
                     }
                     _ => return Err("a switch in an old form".into()),
                 };
-                self.push(m, void, Op::Switch { condition, default, cases })?;
+                self.push(void, Op::Switch { condition, default, cases })?;
             }
             F::InstIndirectbr(i) => {
-                let void = m.types.intern(Type::Void);
-                self.push(m, void, Op::IndirectBr { address: i.address.0, dests: i.destinations })?;
+                let void = self.types.intern(Type::Void);
+                self.push(void, Op::IndirectBr { address: i.address.0, dests: i.destinations })?;
             }
             F::InstInvoke(i) => {
                 let (call, ret) = self.call(
-                    m,
                     i.paramattrs,
                     i.cc.calling_conv,
                     i.function_type.map(|t| t.0),
                     i.callee,
                     i.args,
                 )?;
-                self.push(m, ret, Op::Invoke { call, normal: i.normal_dest, unwind: i.unwind_dest })?;
+                self.push(ret, Op::Invoke { call, normal: i.normal_dest, unwind: i.unwind_dest })?;
             }
             F::InstCallbr(i) => {
                 let (call, ret) = self.call(
-                    m,
                     i.paramattrs,
                     i.cc.calling_conv,
                     i.function_type.map(|t| t.0),
                     i.callee,
                     i.args,
                 )?;
-                self.push(m, ret, Op::CallBr { call, default: i.default_dest, indirect: i.indirect_dests })?;
+                self.push(ret, Op::CallBr { call, default: i.default_dest, indirect: i.indirect_dests })?;
             }
             F::InstCall(c) => {
                 let (call, ret) = self.call(
-                    m,
                     c.paramattrs,
                     c.cc.calling_conv,
                     c.function_type.map(|t| t.0),
@@ -573,27 +569,27 @@ impl<'a> BodyReader<'a> {
                     c.args,
                 )?;
                 let flags = c.fast_math.map_or(0, |f| f.bits());
-                self.push(m, ret, Op::Call { call, tail: tail_kind(&c.cc), flags })?;
+                self.push(ret, Op::Call { call, tail: tail_kind(&c.cc), flags })?;
             }
             F::InstUnreachable(_) => {
-                let void = m.types.intern(Type::Void);
-                self.push(m, void, Op::Unreachable)?;
+                let void = self.types.intern(Type::Void);
+                self.push(void, Op::Unreachable)?;
             }
             F::InstPhi(p) => {
-                self.check_type(m, p.r#type.0)?;
+                self.check_type(p.r#type.0)?;
                 let incoming = p.incoming.iter().map(|i| (i.value.0, i.block)).collect();
                 let flags = p.fast_math.map_or(0, |f| f.bits());
-                self.push(m, p.r#type.0, Op::Phi { incoming, flags })?;
+                self.push(p.r#type.0, Op::Phi { incoming, flags })?;
             }
             F::InstAlloca(a) => {
                 let allocated = if a.flags.explicit_type {
                     a.r#type.0
                 } else {
-                    m.types.pointee(a.r#type.0).ok_or("an alloca of a type that is not a pointer")?
+                    self.types.pointee(a.r#type.0).ok_or("an alloca of a type that is not a pointer")?
                 };
-                self.check_type(m, allocated)?;
-                let address_space = a.address_space.unwrap_or(m.alloca_address_space);
-                let ty = m.types.pointer_to(allocated, address_space, typed);
+                self.check_type(allocated)?;
+                let address_space = a.address_space.unwrap_or(self.m.alloca_address_space);
+                let ty = self.types.pointer_to(allocated, address_space, typed);
                 let log2 = a.flags.align_lower | (a.flags.align_upper << 5);
                 let align = (log2 != 0).then(|| 1u64 << ((log2 - 1) & 63));
                 let op = Op::Alloca {
@@ -604,22 +600,22 @@ impl<'a> BodyReader<'a> {
                     swifterror: a.flags.swift_error,
                     address_space,
                 };
-                self.push(m, ty, op)?;
+                self.push(ty, op)?;
             }
             F::InstLoad(l) => {
                 let ty = l.r#type.ok_or("a load in an old form")?.0;
-                self.check_type(m, ty)?;
+                self.check_type(ty)?;
                 let op = Op::Load {
                     ptr: l.ptr.id.0,
                     align: align(l.align),
                     volatile: l.is_volatile.unwrap_or(false),
                     atomic: None,
                 };
-                self.push(m, ty, op)?;
+                self.push(ty, op)?;
             }
             F::InstLoadatomic(l) => {
                 let ty = l.r#type.ok_or("a load in an old form")?.0;
-                self.check_type(m, ty)?;
+                self.check_type(ty)?;
                 let atomic = Some(Atomic {
                     ordering: l.ordering.ok_or("a load in an old form")?,
                     scope: l.syncscope.unwrap_or(1),
@@ -630,10 +626,10 @@ impl<'a> BodyReader<'a> {
                     volatile: l.is_volatile.unwrap_or(false),
                     atomic,
                 };
-                self.push(m, ty, op)?;
+                self.push(ty, op)?;
             }
             F::InstStore(s) => {
-                let void = m.types.intern(Type::Void);
+                let void = self.types.intern(Type::Void);
                 let op = Op::Store {
                     ptr: s.ptr.id.0,
                     value: s.value.id.0,
@@ -641,10 +637,10 @@ impl<'a> BodyReader<'a> {
                     volatile: s.is_volatile,
                     atomic: None,
                 };
-                self.push(m, void, op)?;
+                self.push(void, op)?;
             }
             F::InstStoreatomic(s) => {
-                let void = m.types.intern(Type::Void);
+                let void = self.types.intern(Type::Void);
                 let atomic = Some(Atomic { ordering: s.ordering, scope: s.syncscope });
                 let op = Op::Store {
                     ptr: s.ptr.id.0,
@@ -653,38 +649,37 @@ impl<'a> BodyReader<'a> {
                     volatile: s.is_volatile,
                     atomic,
                 };
-                self.push(m, void, op)?;
+                self.push(void, op)?;
             }
             F::InstVaarg(v) => {
-                self.check_type(m, v.r#type.0)?;
-                self.push(m, v.r#type.0, Op::VaArg { list: v.valist.0 })?;
+                self.check_type(v.r#type.0)?;
+                self.push(v.r#type.0, Op::VaArg { list: v.valist.0 })?;
             }
             F::InstExtractval(e) => {
-                let mut ty = self.type_of(m, e.aggregate)?;
+                let mut ty = self.type_of(e.aggregate)?;
                 for &i in &e.indices {
-                    ty = m
+                    ty = self
                         .types
                         .element(ty, u64::from(i))
                         .ok_or("extractvalue with an index out of its type")?;
                 }
-                self.push(m, ty, Op::ExtractValue { aggregate: e.aggregate.id.0, indices: e.indices })?;
+                self.push(ty, Op::ExtractValue { aggregate: e.aggregate.id.0, indices: e.indices })?;
             }
             F::InstInsertval(e) => {
-                let ty = self.type_of(m, e.aggregate)?;
+                let ty = self.type_of(e.aggregate)?;
                 self.push(
-                    m,
                     ty,
                     Op::InsertValue { aggregate: e.aggregate.id.0, value: e.value.id.0, indices: e.indices },
                 )?;
             }
             F::InstFence(f) => {
-                let void = m.types.intern(Type::Void);
-                self.push(m, void, Op::Fence(Atomic { ordering: f.ordering, scope: f.syncscope }))?;
+                let void = self.types.intern(Type::Void);
+                self.push(void, Op::Fence(Atomic { ordering: f.ordering, scope: f.syncscope }))?;
             }
             F::InstCmpxchg(c) => {
-                let cty = self.type_of(m, c.cmp)?;
-                let i1 = m.types.intern(Type::Integer(1));
-                let ty = m.types.intern(Type::Struct {
+                let cty = self.type_of(c.cmp)?;
+                let i1 = self.types.intern(Type::Integer(1));
+                let ty = self.types.intern(Type::Struct {
                     identified: None,
                     packed: false,
                     elements: Some(vec![cty, i1]),
@@ -699,10 +694,10 @@ impl<'a> BodyReader<'a> {
                     failure: c.failure_ordering,
                     align: align(c.align),
                 };
-                self.push(m, ty, op)?;
+                self.push(ty, op)?;
             }
             F::InstAtomicrmw(a) => {
-                let ty = self.type_of(m, a.value)?;
+                let ty = self.type_of(a.value)?;
                 let op = Op::AtomicRmw {
                     operation: a.operation.operation,
                     ptr: a.ptr.id.0,
@@ -711,14 +706,14 @@ impl<'a> BodyReader<'a> {
                     atomic: Atomic { ordering: a.ordering, scope: a.syncscope },
                     align: align(a.align),
                 };
-                self.push(m, ty, op)?;
+                self.push(ty, op)?;
             }
             F::InstResume(r) => {
-                let void = m.types.intern(Type::Void);
-                self.push(m, void, Op::Resume(r.value.id.0))?;
+                let void = self.types.intern(Type::Void);
+                self.push(void, Op::Resume(r.value.id.0))?;
             }
             F::InstLandingpad(l) => {
-                self.check_type(m, l.r#type.0)?;
+                self.check_type(l.r#type.0)?;
                 let clauses = l
                     .clauses
                     .iter()
@@ -727,37 +722,36 @@ impl<'a> BodyReader<'a> {
                         ir::LandingPadClause::Filter { value } => (false, value.id.0),
                     })
                     .collect();
-                self.push(m, l.r#type.0, Op::LandingPad { cleanup: l.is_cleanup, clauses })?;
+                self.push(l.r#type.0, Op::LandingPad { cleanup: l.is_cleanup, clauses })?;
             }
             F::InstCleanupret(c) => {
-                let void = m.types.intern(Type::Void);
-                self.push(m, void, Op::CleanupRet { pad: c.cleanup_pad.0, unwind: c.unwind_dest })?;
+                let void = self.types.intern(Type::Void);
+                self.push(void, Op::CleanupRet { pad: c.cleanup_pad.0, unwind: c.unwind_dest })?;
             }
             F::InstCatchret(c) => {
-                let void = m.types.intern(Type::Void);
-                self.push(m, void, Op::CatchRet { pad: c.catch_pad.0, successor: c.successor })?;
+                let void = self.types.intern(Type::Void);
+                self.push(void, Op::CatchRet { pad: c.catch_pad.0, successor: c.successor })?;
             }
             F::InstCatchpad(c) => {
-                let token = m.types.intern(Type::Token);
+                let token = self.types.intern(Type::Token);
                 let args = c.args.iter().map(|a| a.id.0).collect();
-                self.push(m, token, Op::Pad { cleanup: false, parent: c.parent_pad.0, args })?;
+                self.push(token, Op::Pad { cleanup: false, parent: c.parent_pad.0, args })?;
             }
             F::InstCleanuppad(c) => {
-                let token = m.types.intern(Type::Token);
+                let token = self.types.intern(Type::Token);
                 let args = c.args.iter().map(|a| a.id.0).collect();
-                self.push(m, token, Op::Pad { cleanup: true, parent: c.parent_pad.0, args })?;
+                self.push(token, Op::Pad { cleanup: true, parent: c.parent_pad.0, args })?;
             }
             F::InstCatchswitch(c) => {
-                let token = m.types.intern(Type::Token);
+                let token = self.types.intern(Type::Token);
                 self.push(
-                    m,
                     token,
                     Op::CatchSwitch { parent: c.parent_pad.0, handlers: c.handlers, unwind: c.unwind_dest },
                 )?;
             }
             F::InstFreeze(f) => {
-                let ty = self.type_of(m, f.operand)?;
-                self.push(m, ty, Op::Freeze(f.operand.id.0))?;
+                let ty = self.type_of(f.operand)?;
+                self.push(ty, Op::Freeze(f.operand.id.0))?;
             }
             F::OperandBundle(b) => {
                 // Inputs: value-type pairs (relative ids); the pair's value is relative to
@@ -766,8 +760,8 @@ impl<'a> BodyReader<'a> {
                 let mut inputs = Vec::new();
                 let mut it = b.inputs.iter();
                 while let Some(&v) = it.next() {
-                    let id = if m.version >= 1 { base.wrapping_sub(v as u32) } else { v as u32 };
-                    if self.value(m, id).is_none() {
+                    let id = if self.m.version >= 1 { base.wrapping_sub(v as u32) } else { v as u32 };
+                    if self.value(id).is_none() {
                         it.next();
                     }
                     inputs.push(id);
@@ -841,51 +835,44 @@ impl<'a> BodyReader<'a> {
         Ok(())
     }
 
-    fn check_type(&self, m: &Module<'a>, ty: TypeRef) -> Res<()> {
-        match m.types.get(ty) {
+    fn check_type(&self, ty: TypeRef) -> Res<()> {
+        match self.types.get(ty) {
             Some(_) => Ok(()),
             None => Err(format!("type {ty} is not in the table")),
         }
     }
 
     /// The result type of a getelementptr.
-    fn gep_type(
-        &self,
-        m: &mut Module<'a>,
-        source: TypeRef,
-        base: Operand,
-        indices: &[Operand],
-        typed: bool,
-    ) -> Res<TypeRef> {
-        let base_ty = self.type_of(m, base)?;
-        let address_space = m.types.address_space(base_ty);
-        let mut vector = match m.types.get(base_ty) {
+    fn gep_type(&mut self, source: TypeRef, base: Operand, indices: &[Operand], typed: bool) -> Res<TypeRef> {
+        let base_ty = self.type_of(base)?;
+        let address_space = self.types.address_space(base_ty);
+        let mut vector = match self.types.get(base_ty) {
             Some(Type::Vector { len, scalable, .. }) => Some((*len, *scalable)),
             _ => None,
         };
         let mut ty = source;
         for (n, index) in indices.iter().enumerate() {
-            let ity = self.type_of(m, *index)?;
-            if let Some(Type::Vector { len, scalable, .. }) = m.types.get(ity) {
+            let ity = self.type_of(*index)?;
+            if let Some(Type::Vector { len, scalable, .. }) = self.types.get(ity) {
                 vector = Some((*len, *scalable));
             }
             if n == 0 || !typed {
                 continue;
             }
-            let k = match self.value(m, index.id.0).map(|v| &v.kind) {
+            let k = match self.value(index.id.0).map(|v| &v.kind) {
                 Some(ValueKind::Constant(Constant::Int(k))) => *k as u64,
                 _ => 0,
             };
-            ty = m.types.element(ty, k).ok_or("getelementptr indexes into a type that has no elements")?;
+            ty = self.types.element(ty, k).ok_or("getelementptr indexes into a type that has no elements")?;
         }
-        let mut result = m.types.pointer_to(ty, address_space, typed);
+        let mut result = self.types.pointer_to(ty, address_space, typed);
         if let Some((len, scalable)) = vector {
-            result = m.types.intern(Type::Vector { len, element: result, scalable });
+            result = self.types.intern(Type::Vector { len, element: result, scalable });
         }
         Ok(result)
     }
 
-    fn finish(mut self, m: &Module<'a>) -> Result<FunctionBody<'a>> {
+    fn finish(mut self) -> Result<FunctionBody<'a>> {
         // The block opened after the last terminator is empty.
         if self.body.blocks.last().is_some_and(|b| b.start == b.end) && self.body.blocks.len() > 1 {
             self.body.blocks.pop();
@@ -905,7 +892,6 @@ impl<'a> BodyReader<'a> {
                 b.name = Some(name);
             }
         }
-        let _ = m;
         Ok(self.body)
     }
 }

@@ -98,10 +98,21 @@ impl<'a> Module<'a> {
 
     /// Reads the body of the `n`th function with a body (in block order).
     pub fn function_body(&mut self, n: usize) -> bitcode_schema_runtime::Result<FunctionBody<'a>> {
+        let mut types = std::mem::take(&mut self.types);
+        let body = self.read_body(n, &mut types);
+        self.types = types;
+        body
+    }
+
+    /// Reads the body of the `n`th function with a body into `types`, a copy of the
+    /// module's type table that the types the body makes (pointers to its allocas, vectors
+    /// of its comparisons...) are added to; the module itself is not changed, so bodies can
+    /// be read on another thread while the module is printed.
+    pub fn read_body(&self, n: usize, types: &mut Types) -> bitcode_schema_runtime::Result<FunctionBody<'a>> {
         let Some((function, walker)) = self.bodies.get(n).cloned() else {
             return Err(body::invalid(0, format!("no function body number {n}")));
         };
-        body::read_body(self, function, walker)
+        body::read_body(self, types, function, walker)
     }
 
     /// The name of a global value by value id, when it is one.

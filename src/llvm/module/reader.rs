@@ -168,7 +168,7 @@ impl<'a> State<'a> {
                     return Ok(());
                 }
                 let ty = self.constant_type;
-                let c = read_constant(m, r, ty)?;
+                let c = read_constant(&m.types, r, ty)?;
                 m.values.push(Value { ty, kind: ValueKind::Constant(c) });
                 Ok(())
             }

@@ -165,6 +165,20 @@ impl Types {
         id
     }
 
+    /// The types added to this table from id `from` on, such as [`intern`](Self::intern)
+    /// adds while a body is read.
+    pub fn added_since(&self, from: usize) -> &[Type] {
+        self.list.get(from..).unwrap_or_default()
+    }
+
+    /// Adds the types another copy of this table added ([`added_since`](Self::added_since)
+    /// the length the copies shared), so that they have the same ids in both.
+    pub fn add_from_copy(&mut self, added: &[Type]) {
+        for ty in added {
+            self.intern(ty.clone());
+        }
+    }
+
     /// A type id some type refers to that the table does not hold, if any.
     pub fn dangling(&self) -> Option<TypeRef> {
         let n = self.list.len() as TypeRef;

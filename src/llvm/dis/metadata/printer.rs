@@ -112,14 +112,16 @@ impl<'m> MdPrinter<'m> {
         }
     }
 
-    /// Every numbered node as a `!N = ...` line, in slot order.
-    pub fn write_nodes(&self, out: &mut String) {
+    /// Every numbered node as a `!N = ...` line, in slot order; `spill` is given the
+    /// text after each line (to write it out when it has grown).
+    pub fn write_nodes(&self, out: &mut String, spill: &mut dyn FnMut(&mut String)) {
         for (slot, &node) in self.slots.nodes().iter().enumerate() {
             out.push('!');
             push_u64(out, slot as u64);
             out.push_str(" = ");
             self.write_node(out, node);
             out.push('\n');
+            spill(out);
         }
     }
 

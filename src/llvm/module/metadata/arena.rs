@@ -101,6 +101,16 @@ impl<'a> Metadata<'a> {
         self.functions_begun += 1;
     }
 
+    /// The type and value ids of the current function block's values (in that function's
+    /// numbering).
+    pub fn function_values(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let from = if self.function.is_some() { self.function_base as usize } else { self.entries.len() };
+        self.entries.get(from..).unwrap_or_default().iter().filter_map(|e| match e {
+            Md::Value { ty, value, function: Some(_) } => Some((*ty, *value)),
+            _ => None,
+        })
+    }
+
     /// Ends the function scope: its ids no longer resolve, its entries stay.
     pub fn end_function(&mut self) {
         self.function = None;

@@ -1,0 +1,94 @@
+//! The function bodies a printer prints, read in function order. Each is checked and
+//! walked for the type order here, then handed to the printer, which drops it once
+//! printed: one body at a time is held, never the module's every body. With the
+//! `parallel` feature the bodies are read on a thread of their own while the printer
+//! prints the ones before them.
+
+use bitcode_schema_runtime::Result;
+
+use super::nesting;
+use super::type_order::TypeOrder;
+use crate::llvm::module::{FunctionBody, Module, Type, TypeRef};
+
+/// One body, read.
+pub(super) struct ReadBody<'a> {
+    /// The body's ordinal among the module's bodies (the scope of its metadata).
+    pub ordinal: u32,
+    /// The body.
+    pub body: FunctionBody<'a>,
+    /// The types reading it added to the type table, for the printer's copy of the table.
+    pub added_types: Vec<Type>,
+}
+
+/// How many read bodies may wait for the printer.
+#[cfg(feature = "parallel")]
+const QUEUE: usize = 4;
+
+/// Reads every body of `m` in order and hands each to `print`; returns the identified
+/// structs in TypeFinder's order over the whole module. The first error, of reading or of
+/// printing, stops both.
+pub(super) fn each_body<'a>(
+    m: &Module<'a>,
+    mut print: impl FnMut(ReadBody<'a>) -> Result<()>,
+) -> Result<Vec<TypeRef>> {
+    #[cfg(feature = "parallel")]
+    {
+        std::thread::scope(|scope| {
+            let (send, receive) = std::sync::mpsc::sync_channel(QUEUE);
+            let reader = scope.spawn(move || read_all(m, |b| send.send(b).is_ok()));
+            let mut printed = Ok(());
+            for b in receive {
+                if let Err(e) = print(b) {
+                    printed = Err(e);
+                    break;
+                }
+            }
+            let read = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            printed.and(read)
+        })
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        let mut printed = Ok(());
+        let order = read_all(m, |b| match print(b) {
+            Ok(()) => true,
+            Err(e) => {
+                printed = Err(e);
+                false
+            }
+        })?;
+        printed.map(|()| order)
+    }
+}
+
+/// Reads, checks and walks every body of `m` in order, handing each to `take` (false:
+/// stop); returns the struct order.
+pub(super) fn read_all<'a>(
+    m: &Module<'a>,
+    mut take: impl FnMut(ReadBody<'a>) -> bool,
+) -> Result<Vec<TypeRef>> {
+    let depths = nesting::module_depths(m)?;
+    let mut types = m.types.clone();
+    let mut order = TypeOrder::new(m);
+    let mut bodies = m.bodies().enumerate().peekable();
+    for index in 0..m.functions.len() {
+        let read = match bodies.peek() {
+            Some(&(ordinal, function)) if function as usize == index => {
+                bodies.next();
+                let before = types.len();
+                let body = m.read_body(ordinal, &mut types)?;
+                nesting::check_body(&body, &depths)?;
+                Some((ordinal, body, before))
+            }
+            _ => None,
+        };
+        order.function(m, &types, index, read.as_ref().map(|(_, body, _)| body));
+        if let Some((ordinal, body, before)) = read {
+            let added_types = types.added_since(before).to_vec();
+            if !take(ReadBody { ordinal: ordinal as u32, body, added_types }) {
+                break;
+            }
+        }
+    }
+    Ok(order.finish())
+}
