@@ -5,7 +5,7 @@ use std::fmt::Write;
 use bitcode_schema_runtime::decode::SchemaEnum;
 
 use crate::llvm::ir::{DichecksumKind, DiemissionKind, Diencoding, DimacinfoType, DinameTableKind};
-use crate::llvm::module::metadata::{Bits, Bound, DiNode, Enumerator, Md, MdRef, Metadata, Ref};
+use crate::llvm::module::metadata::{Bits, Bound, DiNode, Enumerator, Location, Md, MdRef, Metadata, Ref};
 
 use super::dwarf;
 use super::expression::write_expression;
@@ -72,9 +72,7 @@ impl<'m> MdPrinter<'m> {
                     push_u64(out, u64::from(slot));
                 }
                 None => match entry {
-                    Md::Di { node: di, .. } if matches!(**di, DiNode::Location(_)) => {
-                        self.write_body(out, di)
-                    }
+                    Md::Location { location, .. } => self.write_location(out, location),
                     _ => out.push_str("<badref>"),
                 },
             },
@@ -150,6 +148,12 @@ impl<'m> MdPrinter<'m> {
                 }
                 self.write_body(out, node);
             }
+            Some(Md::Location { distinct, location }) => {
+                if *distinct {
+                    out.push_str("distinct ");
+                }
+                self.write_location(out, location);
+            }
             _ => self.write_operand(out, node),
         }
     }
@@ -200,6 +204,20 @@ impl<'m> MdPrinter<'m> {
         f.md(name, bound, true);
     }
 
+    /// `!DILocation(fields)`.
+    fn write_location(&self, out: &mut String, l: &Location) {
+        out.push_str("!DILocation(");
+        let mut f = Fields::new(self, out);
+        f.int("line", l.line, false);
+        f.int("column", l.column, true);
+        f.md("scope", l.scope, false);
+        f.md("inlinedAt", l.inlined_at, true);
+        f.bool("isImplicitCode", l.implicit_code, Some(false));
+        f.int("atomGroup", l.atom_group, true);
+        f.int("atomRank", l.atom_rank, true);
+        out.push(')');
+    }
+
     /// `!DIKind(fields)`.
     fn write_body(&self, out: &mut String, node: &DiNode) {
         let tag = |t: u32| dwarf::tag(t);
@@ -219,18 +237,6 @@ impl<'m> MdPrinter<'m> {
                 out.push(')');
             }
             DiNode::AssignId => out.push_str("!DIAssignID()"),
-            DiNode::Location(l) => {
-                out.push_str("!DILocation(");
-                let mut f = Fields::new(self, out);
-                f.int("line", l.line, false);
-                f.int("column", l.column, true);
-                f.md("scope", l.scope, false);
-                f.md("inlinedAt", l.inlined_at, true);
-                f.bool("isImplicitCode", l.implicit_code, Some(false));
-                f.int("atomGroup", l.atom_group, true);
-                f.int("atomRank", l.atom_rank, true);
-                out.push(')');
-            }
             DiNode::Generic { tag: t, header, operands } => {
                 out.push_str("!GenericDINode(");
                 let mut f = Fields::new(self, out);

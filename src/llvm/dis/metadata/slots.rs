@@ -55,7 +55,7 @@ impl MdSlots {
     /// Whether `node` is a node without a slot that gets one.
     fn wants_slot(&self, md: &Metadata<'_>, node: MdRef) -> bool {
         let gets_one = match md.entry(node) {
-            Some(Md::Tuple { .. }) => true,
+            Some(Md::Tuple { .. } | Md::Location { .. }) => true,
             Some(Md::Di { node, .. }) => !matches!(**node, DiNode::Expression(_) | DiNode::ArgList(_)),
             _ => false,
         };
@@ -79,6 +79,7 @@ impl MdSlots {
         match md.entry(node) {
             Some(Md::Tuple { operands, .. }) => out.extend(operands.iter().flatten()),
             Some(Md::Di { node, .. }) => node.operands(|op| out.push(op)),
+            Some(Md::Location { location, .. }) => location.operands(|op| out.push(op)),
             _ => {}
         }
     }

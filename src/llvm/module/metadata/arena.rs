@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::di::DiNode;
+use super::di::{DiNode, Location};
 use super::location::LocationMap;
 
 /// A string, node or value-as-metadata in a [`Metadata`] arena.
@@ -39,6 +39,14 @@ pub enum Md<'a> {
         distinct: bool,
         /// The operands.
         operands: Box<[Option<MdRef>]>,
+    },
+    /// A DILocation: most of the nodes of a module with debug info, so kept here rather
+    /// than in a [`DiNode`] box sized for the largest node kind.
+    Location {
+        /// Whether it is `distinct`.
+        distinct: bool,
+        /// The location.
+        location: Location,
     },
     /// A debug-info node.
     Di {

@@ -43,8 +43,6 @@ pub struct Enumerator {
 #[allow(missing_docs)] // the fields are named as in LLVM's textual IR
 #[derive(Clone, Debug, PartialEq)]
 pub enum DiNode {
-    /// !DILocation.
-    Location(Location),
     /// !GenericDINode.
     Generic { tag: u32, header: Ref, operands: Box<[Ref]> },
     /// !DISubrange: each bound a constant (`Int`) or a node.
@@ -307,6 +305,13 @@ pub enum Bound {
     Node(MdRef),
 }
 
+impl Location {
+    /// The node operands: scope and inlinedAt.
+    pub fn operands(&self, mut visit: impl FnMut(MdRef)) {
+        [self.scope, self.inlined_at].into_iter().flatten().for_each(&mut visit);
+    }
+}
+
 impl DiNode {
     /// The node operands, in the order of LLVM's operand list of the node (the order in
     /// which AsmWriter's SlotTracker numbers them); strings included, the caller skips
@@ -314,7 +319,6 @@ impl DiNode {
     pub fn operands(&self, mut visit: impl FnMut(MdRef)) {
         let mut each = |refs: &[Ref]| refs.iter().flatten().for_each(|&r| visit(r));
         match self {
-            DiNode::Location(l) => each(&[l.scope, l.inlined_at]),
             DiNode::Generic { header, operands, .. } => {
                 each(&[*header]);
                 each(operands)

@@ -3,7 +3,7 @@
 //! LLVM's context uniques them.
 
 use super::arena::{Md, MdRef, Metadata};
-use super::di::{DiNode, Location};
+use super::di::Location;
 
 /// What makes two uniqued locations the same node.
 pub(crate) type LocationKey = Location;
@@ -81,7 +81,7 @@ impl Metadata<'_> {
             return md;
         }
         let md = MdRef(self.entries.len() as u32);
-        self.entries.push(Md::Di { distinct: false, node: Box::new(DiNode::Location(location)) });
+        self.entries.push(Md::Location { distinct: false, location });
         self.locations.insert(location, md);
         md
     }

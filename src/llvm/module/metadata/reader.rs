@@ -98,8 +98,7 @@ impl<'a> Metadata<'a> {
                     atom_group: l.atom_group,
                     atom_rank: l.atom_rank,
                 };
-                let md =
-                    self.push(Md::Di { distinct: l.distinct, node: Box::new(DiNode::Location(location)) })?;
+                let md = self.push(Md::Location { distinct: l.distinct, location })?;
                 if !l.distinct {
                     self.note_location(location, md);
                 }
