@@ -98,10 +98,10 @@ impl Printer<'_, '_> {
                 Some(Type::Integer(1)) => out.push_str(if *v & 1 != 0 { "true" } else { "false" }),
                 Some(Type::Integer(w)) if *w < 64 => {
                     let v = (*v << (64 - w)) >> (64 - w);
-                    let _ = write!(out, "{v}");
+                    super::text::push_int(out, v);
                 }
                 _ => {
-                    let _ = write!(out, "{v}");
+                    super::text::push_int(out, *v);
                 }
             },
             Constant::WideInt(words) => {
@@ -222,7 +222,7 @@ impl Printer<'_, '_> {
                             } else {
                                 *w as i64
                             };
-                            let _ = write!(out, "{v}");
+                            super::text::push_int(out, v);
                         }
                         Some(f) => write_float(out, f, *w, 0),
                         None => {}
@@ -356,7 +356,7 @@ impl Printer<'_, '_> {
         match self.block_label(function, block) {
             Some((Some(name), _)) => names::name(out, '%', name),
             Some((None, Some(slot))) => {
-                let _ = write!(out, "%{slot}");
+                super::text::push_tagged(out, "%", *slot);
             }
             _ => out.push_str("<badref>"),
         }

@@ -71,7 +71,8 @@ impl<'m, 'a> Printer<'m, 'a> {
             out.push('\n');
             match self.locals.blocks.get(bi).copied().flatten() {
                 Some(s) => {
-                    let _ = write!(out, "{s}:");
+                    super::text::push_int(out, s);
+                    out.push(':');
                 }
                 None => out.push_str("<badref>:"),
             }
@@ -115,7 +116,7 @@ impl<'m, 'a> Printer<'m, 'a> {
             Some(n) => names::name(out, '%', n),
             None => match self.locals.blocks.get(bi as usize).copied().flatten() {
                 Some(s) => {
-                    let _ = write!(out, "%{s}");
+                    super::text::push_tagged(out, "%", s);
                 }
                 None => out.push_str("<badref>"),
             },
@@ -369,7 +370,7 @@ impl<'m, 'a> Printer<'m, 'a> {
                     self.write_typed(out, *size);
                 }
                 if let Some(a) = align {
-                    let _ = write!(out, ", align {a}");
+                    super::text::push_tagged(out, ", align ", *a);
                 }
                 if *address_space != 0 {
                     let _ = write!(out, ", addrspace({address_space})");
@@ -391,7 +392,7 @@ impl<'m, 'a> Printer<'m, 'a> {
                     self.write_atomic(out, *a);
                 }
                 if let Some(a) = align {
-                    let _ = write!(out, ", align {a}");
+                    super::text::push_tagged(out, ", align ", *a);
                 }
             }
             Op::Store { ptr, value, align, volatile, atomic } => {
@@ -407,7 +408,7 @@ impl<'m, 'a> Printer<'m, 'a> {
                     self.write_atomic(out, *a);
                 }
                 if let Some(a) = align {
-                    let _ = write!(out, ", align {a}");
+                    super::text::push_tagged(out, ", align ", *a);
                 }
             }
             Op::VaArg { list } => {
@@ -420,7 +421,7 @@ impl<'m, 'a> Printer<'m, 'a> {
                 out.push_str("extractvalue ");
                 self.write_typed(out, *aggregate);
                 for i in indices {
-                    let _ = write!(out, ", {i}");
+                    super::text::push_tagged(out, ", ", *i);
                 }
             }
             Op::InsertValue { aggregate, value, indices } => {
@@ -429,7 +430,7 @@ impl<'m, 'a> Printer<'m, 'a> {
                 out.push_str(", ");
                 self.write_typed(out, *value);
                 for i in indices {
-                    let _ = write!(out, ", {i}");
+                    super::text::push_tagged(out, ", ", *i);
                 }
             }
             Op::Fence(a) => {
@@ -448,7 +449,7 @@ impl<'m, 'a> Printer<'m, 'a> {
                 self.write_scope(out, success.scope);
                 let _ = write!(out, " {} {}", ordering(success.ordering), ordering(*failure));
                 let a = align.unwrap_or_else(|| self.store_size(self.ty(*cmp)));
-                let _ = write!(out, ", align {a}");
+                super::text::push_tagged(out, ", align ", a);
             }
             Op::AtomicRmw { operation, ptr, value, volatile, atomic, align } => {
                 out.push_str("atomicrmw");
@@ -460,7 +461,7 @@ impl<'m, 'a> Printer<'m, 'a> {
                 self.write_all_typed(out, &[*ptr, *value]);
                 self.write_atomic(out, *atomic);
                 let a = align.unwrap_or_else(|| self.store_size(self.ty(*value)));
-                let _ = write!(out, ", align {a}");
+                super::text::push_tagged(out, ", align ", a);
             }
             Op::Resume(v) => {
                 out.push_str("resume");
@@ -690,7 +691,7 @@ impl<'m, 'a> Printer<'m, 'a> {
         out.push(')');
         if let Some(set) = attrs.and_then(|l| l.function()) {
             let s = self.attr_slot(set);
-            let _ = write!(out, " #{s}");
+            super::text::push_tagged(out, " #", s);
         }
         if !call.bundles.is_empty() {
             out.push_str(" [ ");

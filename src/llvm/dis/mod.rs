@@ -21,6 +21,7 @@ mod nesting;
 mod output;
 mod slots;
 mod summary;
+mod text;
 mod type_order;
 mod types;
 

@@ -6,6 +6,8 @@ use std::fmt::Write;
 use std::io;
 use std::rc::Rc;
 
+use smallvec::SmallVec;
+
 use bitcode_schema_runtime::decode::Bytes;
 use bitcode_schema_runtime::Result;
 
@@ -529,7 +531,8 @@ impl<'m, 'a> Printer<'m, 'a> {
                 (8, "sanitize_address_dyninit"),
             ] {
                 if g.sanitizer & bit != 0 {
-                    let _ = write!(out, ", {name}");
+                    out.push_str(", ");
+                    out.push_str(name);
                 }
             }
         }
@@ -537,14 +540,14 @@ impl<'m, 'a> Printer<'m, 'a> {
             self.write_comdat(out, cd, &c.name, true);
         }
         if let Some(a) = g.align {
-            let _ = write!(out, ", align {a}");
+            super::text::push_tagged(out, ", align ", a);
         }
         let attachments = self.md.global_attachments(value_of(m, ValueKind::Global(i as u32))).to_vec();
         self.write_attachments(out, &attachments, ", ");
         if let Some(list) = m.attributes.list(g.attributes) {
             if let Some(set) = list.function().or_else(|| list.sets.first().map(|(_, s)| s)) {
                 let s = self.attr_slot(set);
-                let _ = write!(out, " #{s}");
+                super::text::push_tagged(out, " #", s);
             }
         }
     }
@@ -624,7 +627,7 @@ impl<'m, 'a> Printer<'m, 'a> {
             Some(n) if !n.is_empty() => names::name(out, '@', n),
             _ => match self.global_slots.get(&id) {
                 Some(s) => {
-                    let _ = write!(out, "@{s}");
+                    super::text::push_tagged(out, "@", *s);
                 }
                 None => out.push_str("@<badref>"),
             },
@@ -637,7 +640,7 @@ impl<'m, 'a> Printer<'m, 'a> {
             // The old WebKit JS convention kept its keyword in the versions of the corpus.
             CallingConv::Unknown(12) => out.push_str("webkit_jscc"),
             CallingConv::Unknown(n) => {
-                let _ = write!(out, "cc {n}");
+                super::text::push_tagged(out, "cc ", n);
             }
             other => out.push_str(other.name()),
         }
@@ -752,7 +755,7 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
         if let Some(set) = fn_attrs {
             let s = self.attr_slot(set);
-            let _ = write!(out, " #{s}");
+            super::text::push_tagged(out, " #", s);
         }
         if let Some(s) = &f.section {
             out.push_str(" section \"");
@@ -768,7 +771,7 @@ impl<'m, 'a> Printer<'m, 'a> {
             self.write_comdat(out, cd, &c.name, false);
         }
         if let Some(a) = f.align {
-            let _ = write!(out, " align {a}");
+            super::text::push_tagged(out, " align ", a);
         }
         if let Some(gc) = &f.gc {
             out.push_str(" gc \"");
@@ -918,12 +921,23 @@ impl<'m, 'a> Printer<'m, 'a> {
     /// location, then its other attachments by kind.
     fn number_body_extras(&mut self, b: &FunctionBody<'a>) {
         self.dbg.clear();
+        // Runs of instructions share a location (DEBUG_LOC_AGAIN): the last one's node
+        // spares a look-up in the module-wide table.
+        let mut last: Option<(crate::llvm::module::DebugLoc, Option<MdRef>)> = None;
         for inst in &b.instructions {
-            let dbg = inst.debug_loc.and_then(|loc| {
-                let scope = self.md.get(u64::from(loc.scope?))?;
-                let inlined_at = loc.inlined_at.and_then(|i| self.md.get(u64::from(i)));
-                Some(self.md.debug_loc(loc.line, loc.column, scope, inlined_at, loc.implicit))
-            });
+            let dbg = match (inst.debug_loc, last) {
+                (None, _) => None,
+                (Some(loc), Some((seen, node))) if loc == seen => node,
+                (Some(loc), _) => {
+                    let node = loc.scope.and_then(|scope| {
+                        let scope = self.md.get(u64::from(scope))?;
+                        let inlined_at = loc.inlined_at.and_then(|i| self.md.get(u64::from(i)));
+                        Some(self.md.debug_loc(loc.line, loc.column, scope, inlined_at, loc.implicit))
+                    });
+                    last = Some((loc, node));
+                    node
+                }
+            };
             self.dbg.push(dbg);
             for record in &inst.debug_records {
                 for node in super::debug_records::numbered_operands(record) {
@@ -962,12 +976,15 @@ impl<'m, 'a> Printer<'m, 'a> {
         &self,
         index: usize,
         inst: &crate::llvm::module::Instruction,
-    ) -> Vec<(u32, MdRef)> {
-        let mut list: Vec<(u32, MdRef)> =
-            inst.attachments.iter().filter_map(|(k, n)| Some((*k, self.md.get(u64::from(*n))?))).collect();
-        list.sort_by_key(|(k, _)| *k);
+    ) -> SmallVec<[(u32, MdRef); 4]> {
+        let mut list: SmallVec<[(u32, MdRef); 4]> = SmallVec::new();
         if let Some(dbg) = self.dbg.get(index).copied().flatten() {
-            list.insert(0, (DBG_KIND, dbg));
+            list.push((DBG_KIND, dbg));
+        }
+        let first = list.len();
+        list.extend(inst.attachments.iter().filter_map(|(k, n)| Some((*k, self.md.get(u64::from(*n))?))));
+        if let Some(rest) = list.get_mut(first..) {
+            rest.sort_by_key(|(k, _)| *k);
         }
         list
     }
@@ -1009,10 +1026,10 @@ impl<'m, 'a> Printer<'m, 'a> {
 
     /// `%name` or `%N` of a local value.
     pub fn write_local_name(&self, out: &mut String, id: ValueRef) {
-        if let Some(n) = self.body.as_deref().and_then(|b| b.names.get(&id)) {
+        if let Some(s) = self.locals.value(id) {
+            super::text::push_tagged(out, "%", s);
+        } else if let Some(n) = self.body.as_deref().and_then(|b| b.names.get(&id)) {
             names::name(out, '%', n);
-        } else if let Some(s) = self.locals.values.get(&id) {
-            let _ = write!(out, "%{s}");
         } else {
             out.push_str("<badref>");
         }

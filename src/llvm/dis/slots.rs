@@ -1,15 +1,19 @@
 //! Slot numbers of a function's unnamed values and blocks (SlotTracker::processFunction)
 //! and each block's predecessors in use-list order.
 
-use std::collections::HashMap;
-
 use crate::llvm::module::{FunctionBody, Op};
+
+/// No slot.
+const NONE: u32 = u32::MAX;
 
 /// The local numbering of one function.
 #[derive(Debug, Default)]
 pub struct LocalSlots {
-    /// Slots of unnamed arguments and instructions, by value id.
-    pub values: HashMap<u32, u32>,
+    /// Slots of unnamed arguments and instructions, by local index (value id less the
+    /// body's first local id); [`NONE`] for the others.
+    values: Vec<u32>,
+    /// The body's first local value id.
+    first_local: u32,
     /// Slots of unnamed blocks, by block index.
     pub blocks: Vec<Option<u32>>,
     /// Predecessors of each block, as `; preds =` lists them.
@@ -28,13 +32,17 @@ impl LocalSlots {
         addressed: &[u32],
     ) -> Self {
         let mut next = 0u32;
-        let mut values = HashMap::new();
-        for i in 0..params as u32 {
-            let id = body.first_local + i;
+        let mut values = vec![NONE; body.values.len()];
+        let mut number = |id: u32, next: &mut u32| {
             if !body.names.contains_key(&id) {
-                values.insert(id, next);
-                next += 1;
+                if let Some(slot) = values.get_mut(id.wrapping_sub(body.first_local) as usize) {
+                    *slot = *next;
+                    *next += 1;
+                }
             }
+        };
+        for i in 0..params as u32 {
+            number(body.first_local + i, &mut next);
         }
         let mut blocks = Vec::with_capacity(body.blocks.len());
         for b in &body.blocks {
@@ -46,10 +54,7 @@ impl LocalSlots {
             }
             for inst in body.instructions.get(b.start as usize..b.end as usize).unwrap_or_default() {
                 if let Some(id) = inst.value {
-                    if !body.names.contains_key(&id) {
-                        values.insert(id, next);
-                        next += 1;
-                    }
+                    number(id, &mut next);
                 }
             }
         }
@@ -117,6 +122,11 @@ impl LocalSlots {
         for list in &mut preds {
             list.retain(|b| *b != u32::MAX);
         }
-        LocalSlots { values, blocks, preds }
+        LocalSlots { values, first_local: body.first_local, blocks, preds }
+    }
+
+    /// The slot of an unnamed argument or instruction result.
+    pub fn value(&self, id: u32) -> Option<u32> {
+        self.values.get(id.checked_sub(self.first_local)? as usize).copied().filter(|&s| s != NONE)
     }
 }

@@ -50,7 +50,7 @@ impl TypePrinter {
             Type::X86Amx => out.push_str("x86_amx"),
             Type::Token => out.push_str("token"),
             Type::Integer(w) => {
-                let _ = write!(out, "i{w}");
+                super::text::push_tagged(out, "i", *w);
             }
             Type::Pointer { pointee, address_space } => match pointee {
                 Some(p) if self.typed => {
@@ -88,7 +88,7 @@ impl TypePrinter {
                 Some(n) => names::name(out, '%', n),
                 None => match self.numbers.get(&ty) {
                     Some(n) => {
-                        let _ = write!(out, "%{n}");
+                        super::text::push_tagged(out, "%", *n);
                     }
                     None => {
                         let _ = write!(out, "%\"type {ty:#x}\"");
@@ -97,7 +97,8 @@ impl TypePrinter {
             },
             Type::Struct { identified: None, .. } => self.write_body(out, types, ty),
             Type::Array { len, element } => {
-                let _ = write!(out, "[{len} x ");
+                super::text::push_tagged(out, "[", *len);
+                out.push_str(" x ");
                 self.write(out, types, *element);
                 out.push(']');
             }
@@ -106,7 +107,8 @@ impl TypePrinter {
                 if *scalable {
                     out.push_str("vscale x ");
                 }
-                let _ = write!(out, "{len} x ");
+                super::text::push_int(out, *len);
+                out.push_str(" x ");
                 self.write(out, types, *element);
                 out.push('>');
             }
@@ -119,7 +121,7 @@ impl TypePrinter {
                     self.write(out, types, *p);
                 }
                 for i in ints {
-                    let _ = write!(out, ", {i}");
+                    super::text::push_tagged(out, ", ", *i);
                 }
                 out.push(')');
             }

@@ -214,33 +214,10 @@ pub(super) fn push_hex_escape(out: &mut String, b: u8) {
 
 /// An integer in decimal, without the formatting machinery (the printer writes millions).
 pub(super) fn push_int(out: &mut String, value: i128) {
-    if value < 0 {
-        out.push('-');
-    }
-    let magnitude = value.unsigned_abs();
-    match u64::try_from(magnitude) {
-        Ok(small) => push_u64(out, small),
-        Err(_) => {
-            let _ = write!(out, "{magnitude}");
-        }
-    }
+    out.push_str(itoa::Buffer::new().format(value));
 }
 
 /// A `u64` in decimal.
-pub(super) fn push_u64(out: &mut String, mut value: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        if let Some(d) = digits.get_mut(at) {
-            *d = b'0' + (value % 10) as u8;
-        }
-        value /= 10;
-        if value == 0 || at == 0 {
-            break;
-        }
-    }
-    for &d in digits.get(at..).unwrap_or(&[]) {
-        out.push(char::from(d));
-    }
+pub(super) fn push_u64(out: &mut String, value: u64) {
+    out.push_str(itoa::Buffer::new().format(value));
 }
