@@ -689,8 +689,7 @@ impl<'m, 'a> Printer<'m, 'a> {
             out.push_str("...");
         }
         out.push(')');
-        if let Some(set) = attrs.and_then(|l| l.function()) {
-            let s = self.attr_slot(set);
+        if let Some(s) = self.function_attr_slot(call.attributes) {
             super::text::push_tagged(out, " #", s);
         }
         if !call.bundles.is_empty() {

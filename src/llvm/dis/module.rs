@@ -45,6 +45,8 @@ pub(super) struct Printer<'m, 'a> {
     /// Attribute sets (as printed in a group) and their slots.
     pub attr_slots: HashMap<String, u32>,
     pub attr_order: Vec<String>,
+    /// The slots of attribute lists' function attributes, by list id.
+    function_attr_slots: HashMap<u32, Option<u32>>,
     pub md: Metadata<'a>,
     pub md_slots: MdSlots,
     /// The function being printed, and its ordinal among the bodies.
@@ -96,6 +98,7 @@ pub(super) fn print(
         global_slots: HashMap::new(),
         attr_slots: HashMap::new(),
         attr_order: Vec::new(),
+        function_attr_slots: HashMap::new(),
         md,
         md_slots: MdSlots::new(),
         body: None,
@@ -107,6 +110,7 @@ pub(super) fn print(
         labels: HashMap::new(),
         local_md_values: HashMap::new(),
     };
+    p.tp.cache(&p.types);
     p.number_module();
     // The functions, each body printed and dropped in turn; their text waits for the
     // header, whose struct types the bodies decide.
@@ -114,6 +118,7 @@ pub(super) fn print(
     let mut next = 0;
     let found_order = feed::each_body(m, |read| {
         p.types.add_from_copy(&read.added_types);
+        p.tp.cache(&p.types);
         let index = read.body.function as usize;
         while next < index {
             functions.text().push('\n');
@@ -325,42 +330,48 @@ pub(super) fn constant_operands(c: &Constant<'_>) -> Vec<ValueRef> {
     }
 }
 
-/// The value operands of an instruction in LLVM's operand order.
-pub(super) fn operands(op: &Op) -> Vec<ValueRef> {
+/// Visits the value operands of an instruction in LLVM's operand order.
+pub(super) fn for_each_operand(op: &Op, mut visit: impl FnMut(ValueRef)) {
+    let mut all = |ids: &[ValueRef]| ids.iter().for_each(|&id| visit(id));
     match op {
-        Op::Binary { lhs, rhs, .. } | Op::Compare { lhs, rhs, .. } => vec![*lhs, *rhs],
-        Op::Unary { operand, .. } | Op::Cast { operand, .. } => vec![*operand],
-        Op::Gep { operands, .. } => operands.clone(),
-        Op::Select { condition, true_value, false_value, .. } => vec![*condition, *true_value, *false_value],
-        Op::ExtractElement { vector, index } => vec![*vector, *index],
-        Op::InsertElement { vector, element, index } => vec![*vector, *element, *index],
-        Op::ShuffleVector { vector1, vector2, mask } => vec![*vector1, *vector2, *mask],
-        Op::Ret(v) => v.iter().copied().collect(),
-        Op::Br { conditional: Some((c, _)), .. } => vec![*c],
+        Op::Binary { lhs, rhs, .. } | Op::Compare { lhs, rhs, .. } => all(&[*lhs, *rhs]),
+        Op::Unary { operand, .. } | Op::Cast { operand, .. } => all(&[*operand]),
+        Op::Gep { operands, .. } => all(operands),
+        Op::Select { condition, true_value, false_value, .. } => {
+            all(&[*condition, *true_value, *false_value])
+        }
+        Op::ExtractElement { vector, index } => all(&[*vector, *index]),
+        Op::InsertElement { vector, element, index } => all(&[*vector, *element, *index]),
+        Op::ShuffleVector { vector1, vector2, mask } => all(&[*vector1, *vector2, *mask]),
+        Op::Ret(v) => all(v.as_slice()),
+        Op::Br { conditional: Some((c, _)), .. } => all(&[*c]),
         Op::Switch { condition, cases, .. } => {
-            std::iter::once(*condition).chain(cases.iter().map(|(v, _)| *v)).collect()
+            all(&[*condition]);
+            cases.iter().for_each(|(v, _)| all(&[*v]));
         }
-        Op::IndirectBr { address, .. } => vec![*address],
+        Op::IndirectBr { address, .. } => all(&[*address]),
         Op::Invoke { call, .. } | Op::CallBr { call, .. } | Op::Call { call, .. } => {
-            let mut v = call.args.clone();
-            v.push(call.callee);
-            v
+            all(&call.args);
+            all(&[call.callee]);
         }
-        Op::Phi { incoming, .. } => incoming.iter().map(|(v, _)| *v).collect(),
-        Op::Alloca { size, .. } => vec![*size],
-        Op::Load { ptr, .. } => vec![*ptr],
-        Op::Store { ptr, value, .. } => vec![*value, *ptr],
-        Op::VaArg { list } => vec![*list],
-        Op::ExtractValue { aggregate, .. } => vec![*aggregate],
-        Op::InsertValue { aggregate, value, .. } => vec![*aggregate, *value],
-        Op::CmpXchg { ptr, cmp, new, .. } => vec![*ptr, *cmp, *new],
-        Op::AtomicRmw { ptr, value, .. } => vec![*ptr, *value],
-        Op::Resume(v) | Op::Freeze(v) => vec![*v],
-        Op::LandingPad { clauses, .. } => clauses.iter().map(|(_, v)| *v).collect(),
-        Op::CleanupRet { pad, .. } | Op::CatchRet { pad, .. } => vec![*pad],
-        Op::Pad { parent, args, .. } => std::iter::once(*parent).chain(args.iter().copied()).collect(),
-        Op::CatchSwitch { parent, .. } => vec![*parent],
-        _ => Vec::new(),
+        Op::Phi { incoming, .. } => incoming.iter().for_each(|(v, _)| all(&[*v])),
+        Op::Alloca { size, .. } => all(&[*size]),
+        Op::Load { ptr, .. } => all(&[*ptr]),
+        Op::Store { ptr, value, .. } => all(&[*value, *ptr]),
+        Op::VaArg { list } => all(&[*list]),
+        Op::ExtractValue { aggregate, .. } => all(&[*aggregate]),
+        Op::InsertValue { aggregate, value, .. } => all(&[*aggregate, *value]),
+        Op::CmpXchg { ptr, cmp, new, .. } => all(&[*ptr, *cmp, *new]),
+        Op::AtomicRmw { ptr, value, .. } => all(&[*ptr, *value]),
+        Op::Resume(v) | Op::Freeze(v) => all(&[*v]),
+        Op::LandingPad { clauses, .. } => clauses.iter().for_each(|(_, v)| all(&[*v])),
+        Op::CleanupRet { pad, .. } | Op::CatchRet { pad, .. } => all(&[*pad]),
+        Op::Pad { parent, args, .. } => {
+            all(&[*parent]);
+            all(args);
+        }
+        Op::CatchSwitch { parent, .. } => all(&[*parent]),
+        _ => {}
     }
 }
 
@@ -439,6 +450,19 @@ impl<'m, 'a> Printer<'m, 'a> {
         self.attr_slots.insert(text.clone(), s);
         self.attr_order.push(text);
         s
+    }
+
+    /// The slot of the function attributes of attribute list `list`, if it has any;
+    /// remembered by list, as every call with the list asks again.
+    pub fn function_attr_slot(&mut self, list: Option<u32>) -> Option<u32> {
+        let id = list?;
+        if let Some(&slot) = self.function_attr_slots.get(&id) {
+            return slot;
+        }
+        let m = self.m;
+        let slot = m.attributes.list(list).and_then(|l| l.function()).map(|set| self.attr_slot(set));
+        self.function_attr_slots.insert(id, slot);
+        slot
     }
 
     /// The attribute writer.
@@ -947,9 +971,7 @@ impl<'m, 'a> Printer<'m, 'a> {
                 }
             }
             if let Op::Call { call, .. } | Op::Invoke { call, .. } | Op::CallBr { call, .. } = &inst.op {
-                if let Some(set) = self.m.attributes.list(call.attributes).and_then(|l| l.function()) {
-                    self.attr_slot(set);
-                }
+                self.function_attr_slot(call.attributes);
                 // Metadata operands of intrinsic calls.
                 if self.m.global_name(call.callee).is_some_and(|n| n.starts_with(b"llvm.")) {
                     if let Some((_, params, _)) = self.types.function(call.function_type) {

@@ -64,7 +64,8 @@ impl Waiting {
     /// The string to append to.
     pub fn text(&mut self) -> &mut String {
         if self.current.len() >= WAITING_CHUNK {
-            self.done.push(std::mem::take(&mut self.current));
+            let next = String::with_capacity(WAITING_CHUNK + WAITING_CHUNK / 4);
+            self.done.push(std::mem::replace(&mut self.current, next));
         }
         &mut self.current
     }

@@ -2,7 +2,7 @@
 //! globals, then each function's type, attributes and body, met one function at a time so
 //! that a body can be dropped once it has been walked.
 
-use super::module::{constant_operands, operands};
+use super::module::{constant_operands, for_each_operand};
 use super::types::TypeFinder;
 use crate::llvm::module::{
     Attribute, Constant, FunctionBody, Module, Op, TypeRef, Types, ValueKind, ValueRef,
@@ -15,6 +15,8 @@ pub(super) struct TypeOrder {
     seen_constants: Vec<bool>,
     /// The current body's constants already walked.
     seen_local: Vec<bool>,
+    /// The constants still to walk.
+    work: Vec<ValueRef>,
 }
 
 impl TypeOrder {
@@ -24,6 +26,7 @@ impl TypeOrder {
             finder: TypeFinder::new(m.types.len()),
             seen_constants: vec![false; m.values.len()],
             seen_local: Vec::new(),
+            work: Vec::new(),
         };
         let pointer_or_value =
             |ty: TypeRef, value_type: TypeRef| if m.typed_pointers { ty } else { value_type };
@@ -60,9 +63,7 @@ impl TypeOrder {
         self.seen_local.resize(body.values.len(), false);
         for inst in &body.instructions {
             self.finder.incorporate(types, inst.ty);
-            for op in operands(&inst.op) {
-                self.value(m, types, Some(body), op);
-            }
+            for_each_operand(&inst.op, |op| self.value(m, types, Some(body), op));
             match &inst.op {
                 Op::Gep { source, .. } => self.finder.incorporate(types, *source),
                 Op::Alloca { allocated, .. } => self.finder.incorporate(types, *allocated),
@@ -95,8 +96,9 @@ impl TypeOrder {
 
     /// TypeFinder::incorporateValue: constants' types and operands, not globals or locals.
     fn value(&mut self, m: &Module<'_>, types: &Types, body: Option<&FunctionBody<'_>>, id: ValueRef) {
-        let mut work = vec![id];
-        while let Some(id) = work.pop() {
+        self.work.clear();
+        self.work.push(id);
+        while let Some(id) = self.work.pop() {
             let (value, flag) = match body.and_then(|b| id.checked_sub(b.first_local).map(|l| (b, l))) {
                 Some((b, l)) => (b.values.get(l as usize), self.seen_local.get_mut(l as usize)),
                 None => (m.values.get(id as usize), self.seen_constants.get_mut(id as usize)),
@@ -111,7 +113,7 @@ impl TypeOrder {
             if let Constant::Gep { source, .. } = c {
                 self.finder.incorporate(types, *source);
             }
-            work.extend(constant_operands(c).into_iter().rev());
+            self.work.extend(constant_operands(c).into_iter().rev());
         }
     }
 }

@@ -14,6 +14,9 @@ pub struct TypePrinter {
     numbers: HashMap<TypeRef, u32>,
     /// Print typed pointers (`i8*`) rather than `ptr`.
     pub typed: bool,
+    /// Each type's text, by id, for the types [`cache`](Self::cache) was given: a type is
+    /// written once per operand, so a module's text is mostly the same few types.
+    texts: Vec<Box<str>>,
 }
 
 impl TypePrinter {
@@ -26,11 +29,28 @@ impl TypePrinter {
                 numbers.insert(t, n);
             }
         }
-        TypePrinter { numbers, typed }
+        TypePrinter { numbers, typed, texts: Vec::new() }
+    }
+
+    /// Keeps the text of every type of `types` not kept yet.
+    pub fn cache(&mut self, types: &Types) {
+        for ty in self.texts.len()..types.len() {
+            let mut text = String::new();
+            self.render(&mut text, types, ty as TypeRef);
+            self.texts.push(text.into_boxed_str());
+        }
     }
 
     /// Writes type `ty`.
     pub fn write(&self, out: &mut String, types: &Types, ty: TypeRef) {
+        match self.texts.get(ty as usize) {
+            Some(text) => out.push_str(text),
+            None => self.render(out, types, ty),
+        }
+    }
+
+    /// Writes type `ty` from its parts.
+    fn render(&self, out: &mut String, types: &Types, ty: TypeRef) {
         let Some(t) = types.get(ty) else {
             out.push_str("<invalid type>");
             return;
