@@ -91,6 +91,12 @@ impl Printer<'_, '_> {
 
     /// Writes a constant of type `ty`.
     pub fn write_constant(&self, out: &mut String, ty: TypeRef, c: &Constant<'_>) {
+        self.write_constant_as(out, ty, c, true)
+    }
+
+    /// Writes a constant of type `ty`; a vector of one repeated number as a splat when
+    /// `splats` and the version has the syntax.
+    fn write_constant_as(&self, out: &mut String, ty: TypeRef, c: &Constant<'_>, splats: bool) {
         let types = &self.types;
         let t = types.get(ty);
         match c {
@@ -144,7 +150,7 @@ impl Printer<'_, '_> {
                     }
                 }
                 Some(Type::Vector { .. }) => {
-                    if let Some(first) = self.splat_of(elements) {
+                    if let Some(first) = self.splat_of(elements).filter(|_| splats) {
                         out.push_str("splat (");
                         self.write_typed(out, first);
                         out.push(')');
@@ -195,7 +201,7 @@ impl Printer<'_, '_> {
                 // LLVM 20 and later print a vector of one repeated number as a splat.
                 let splat = open == '<'
                     && self.major >= SPLAT_SYNTAX
-                    && !self.in_mask.get()
+                    && splats
                     && words.iter().all(|w| Some(w) == words.first());
                 let words = match (splat, words.first()) {
                     (true, Some(first)) => {
@@ -367,7 +373,7 @@ impl Printer<'_, '_> {
     /// integer or floating-point constant, which AsmWriter prints as `splat (ty value)`.
     fn splat_of(&self, elements: &[ValueRef]) -> Option<ValueRef> {
         let first = *elements.first()?;
-        if self.major < SPLAT_SYNTAX || self.in_mask.get() || elements.iter().any(|e| *e != first) {
+        if self.major < SPLAT_SYNTAX || elements.iter().any(|e| *e != first) {
             return None;
         }
         match self.value(first).map(|v| &v.kind) {
@@ -378,11 +384,20 @@ impl Printer<'_, '_> {
         }
     }
 
-    /// A shufflevector's mask: its type and elements, listed even when they repeat.
+    /// A shufflevector's mask: its type and elements, listed even when they repeat
+    /// (AsmWriter never writes a mask as a splat).
     pub fn write_mask(&self, out: &mut String, mask: ValueRef) {
-        self.in_mask.set(true);
-        self.write_typed(out, mask);
-        self.in_mask.set(false);
+        match self.value(mask) {
+            Some(v) => {
+                self.tp.write(out, &self.types, v.ty);
+                out.push(' ');
+                match &v.kind {
+                    ValueKind::Constant(c) => self.write_constant_as(out, v.ty, c, false),
+                    _ => self.write_value(out, mask),
+                }
+            }
+            None => out.push_str("<badref>"),
+        }
     }
 
     fn write_list(&self, out: &mut String, ids: &[ValueRef]) {

@@ -22,7 +22,7 @@ pub(super) struct ReadBody<'a> {
 
 /// How many read bodies may wait for the printer.
 #[cfg(feature = "parallel")]
-const QUEUE: usize = 4;
+const QUEUE: usize = 16;
 
 /// Reads every body of `m` in order and hands each to `print`; returns the identified
 /// structs in TypeFinder's order over the whole module. The first error, of reading or of

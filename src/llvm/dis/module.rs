@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::io;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use smallvec::SmallVec;
 
@@ -50,15 +50,12 @@ pub(super) struct Printer<'m, 'a> {
     pub md: Metadata<'a>,
     pub md_slots: MdSlots,
     /// The function being printed, and its ordinal among the bodies.
-    pub body: Option<Rc<FunctionBody<'a>>>,
+    pub body: Option<Arc<FunctionBody<'a>>>,
     pub ordinal: Option<u32>,
     pub locals: LocalSlots,
     /// The `!dbg` location of each instruction of the function being printed (DEBUG_LOC
     /// records made into uniqued DILocations), by instruction index.
     pub dbg: Vec<Option<MdRef>>,
-    /// Set while a shufflevector's mask is written: AsmWriter lists a mask's elements,
-    /// never as a splat.
-    pub in_mask: std::cell::Cell<bool>,
     /// The blocks module-level blockaddress constants take, by function index.
     module_addressed: HashMap<u32, Vec<u32>>,
     /// The labels of the blocks of each function a blockaddress names, by function index.
@@ -105,7 +102,6 @@ pub(super) fn print(
         ordinal: None,
         locals: LocalSlots::default(),
         dbg: Vec::new(),
-        in_mask: std::cell::Cell::new(false),
         module_addressed: module_addressed(m),
         labels: HashMap::new(),
         local_md_values: HashMap::new(),
@@ -257,11 +253,44 @@ pub(super) fn print(
     }
     if !p.md_slots.nodes().is_empty() {
         out.push('\n');
-        printer.write_nodes(out, &mut |text| sink.spill(text));
+        p.write_nodes(out, &mut sink);
     }
     super::summary::print(out, m, module_id, major)?;
     sink.write(out);
     sink.finish().map_err(DisError::Output)
+}
+
+/// Modules with fewer numbered metadata nodes print them on one thread.
+#[cfg(feature = "parallel")]
+const NODES_TO_SPLIT: usize = 20_000;
+
+impl Printer<'_, '_> {
+    /// The numbered metadata nodes: with the `parallel` feature and many nodes, the second
+    /// half is written on another thread meanwhile (its text waits for the first half).
+    fn write_nodes(&self, out: &mut String, sink: &mut Sink<'_>) {
+        let count = self.md_slots.nodes().len();
+        let values = GlobalValues { p: self };
+        let printer = MdPrinter::new(&self.md, &self.md_slots, self.major, &values);
+        #[cfg(feature = "parallel")]
+        if count >= NODES_TO_SPLIT {
+            let half = count / 2;
+            let second = std::thread::scope(|scope| {
+                let second = scope.spawn(|| {
+                    let values = GlobalValues { p: self };
+                    let printer = MdPrinter::new(&self.md, &self.md_slots, self.major, &values);
+                    let mut text = String::new();
+                    printer.write_nodes(&mut text, half..count, &mut |_| {});
+                    text
+                });
+                printer.write_nodes(out, 0..half, &mut |text| sink.spill(text));
+                second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
+            sink.write(out);
+            sink.write_str(&second);
+            return;
+        }
+        printer.write_nodes(out, 0..count, &mut |text| sink.spill(text));
+    }
 }
 
 /// Whether the type table has an identified struct without a name.
@@ -691,7 +720,7 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
         // SlotTracker::processFunction.
         let fid = value_of(m, ValueKind::Function(index as u32));
-        let shared: Option<Rc<FunctionBody<'a>>> = match read {
+        let shared: Option<Arc<FunctionBody<'a>>> = match read {
             Some(mut read) => {
                 self.md.begin_function();
                 for (id, name) in &read.body.kinds {
@@ -701,7 +730,7 @@ impl<'m, 'a> Printer<'m, 'a> {
                     self.md.add_function_record(r).map_err(crate::llvm::module::invalid_error)?;
                 }
                 self.ordinal = Some(read.ordinal);
-                Some(Rc::new(read.body))
+                Some(Arc::new(read.body))
             }
             None => None,
         };

@@ -110,12 +110,18 @@ impl<'m> MdPrinter<'m> {
         }
     }
 
-    /// Every numbered node as a `!N = ...` line, in slot order; `spill` is given the
-    /// text after each line (to write it out when it has grown).
-    pub fn write_nodes(&self, out: &mut String, spill: &mut dyn FnMut(&mut String)) {
-        for (slot, &node) in self.slots.nodes().iter().enumerate() {
+    /// The numbered nodes of slots `slots` as `!N = ...` lines, in slot order; `spill`
+    /// is given the text after each line (to write it out when it has grown).
+    pub fn write_nodes(
+        &self,
+        out: &mut String,
+        slots: std::ops::Range<usize>,
+        spill: &mut dyn FnMut(&mut String),
+    ) {
+        let nodes = self.slots.nodes();
+        for (slot, &node) in nodes.get(slots.clone()).unwrap_or_default().iter().enumerate() {
             out.push('!');
-            push_u64(out, slot as u64);
+            push_u64(out, (slots.start + slot) as u64);
             out.push_str(" = ");
             self.write_node(out, node);
             out.push('\n');

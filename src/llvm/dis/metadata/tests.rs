@@ -359,7 +359,7 @@ fn metadata_lines(bytes: &[u8], major: u32) -> Result<String, String> {
     let printer = MdPrinter::new(&md, &slots, major, &values);
     let mut out = String::new();
     printer.write_named(&mut out);
-    printer.write_nodes(&mut out, &mut |_| {});
+    printer.write_nodes(&mut out, 0..slots.nodes().len(), &mut |_| {});
     if std::env::var("MD_TIME").is_ok() {
         println!("  numbering {:?}, printing {:?}", numbered - read, numbered.elapsed());
     }
