@@ -516,6 +516,19 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
     }
 
+    /// What a global variable, alias or ifunc has before its kind: linkage, preemption,
+    /// visibility, DLL storage, thread-local mode and unnamed_addr.
+    fn write_global_prefix(&self, out: &mut String, c: &GlobalCommon<'_>) {
+        out.push_str(linkage(c.linkage));
+        self.write_preemption(out, c);
+        self.write_thread_local(out, c.thread_local);
+        let ua = Self::unnamed_addr(c.unnamed_addr);
+        if !ua.is_empty() {
+            out.push_str(ua);
+            out.push(' ');
+        }
+    }
+
     fn write_thread_local(&self, out: &mut String, t: ThreadLocal) {
         match t {
             ThreadLocal::NotThreadLocal => {}
@@ -543,14 +556,7 @@ impl<'m, 'a> Printer<'m, 'a> {
         if g.initializer.is_none() && c.linkage == Linkage::External {
             out.push_str("external ");
         }
-        out.push_str(linkage(c.linkage));
-        self.write_preemption(out, c);
-        self.write_thread_local(out, c.thread_local);
-        let ua = Self::unnamed_addr(c.unnamed_addr);
-        if !ua.is_empty() {
-            out.push_str(ua);
-            out.push(' ');
-        }
+        self.write_global_prefix(out, c);
         if c.address_space != 0 {
             let _ = write!(out, "addrspace({}) ", c.address_space);
         }
@@ -641,14 +647,7 @@ impl<'m, 'a> Printer<'m, 'a> {
         let c = &x.common;
         self.write_global_name(out, value_of(m, kind));
         out.push_str(" = ");
-        out.push_str(linkage(c.linkage));
-        self.write_preemption(out, c);
-        self.write_thread_local(out, c.thread_local);
-        let ua = Self::unnamed_addr(c.unnamed_addr);
-        if !ua.is_empty() {
-            out.push_str(ua);
-            out.push(' ');
-        }
+        self.write_global_prefix(out, c);
         out.push_str(if alias { "alias " } else { "ifunc " });
         self.tp.write(out, &self.types, c.value_type);
         out.push_str(", ");
