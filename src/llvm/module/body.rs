@@ -159,6 +159,7 @@ pub(super) fn read_body<'a>(
         bundles: Vec::new(),
         declared_blocks: 0,
         block_names: Vec::new(),
+        common: CommonTypes::default(),
     };
     for (i, p) in params.iter().enumerate() {
         reader.body.values.push(Value { ty: *p, kind: ValueKind::Argument(i as u32) });
@@ -217,6 +218,17 @@ struct BodyReader<'m, 'a> {
     bundles: Vec<(u32, Vec<ValueRef>)>,
     declared_blocks: u32,
     block_names: Vec<(u32, bitcode_schema_runtime::decode::Bytes<'a>)>,
+    common: CommonTypes,
+}
+
+/// The ids of the types many instructions have (`void` for every store, branch and
+/// return), each interned the first time the body needs it rather than looked up in the
+/// table for every instruction.
+#[derive(Default)]
+struct CommonTypes {
+    void: Option<TypeRef>,
+    token: Option<TypeRef>,
+    i1: Option<TypeRef>,
 }
 
 type Res<T> = std::result::Result<T, String>;
@@ -237,6 +249,20 @@ impl<'a> BodyReader<'_, 'a> {
             None => self.m.values.get(id as usize),
             Some(local) => self.body.values.get(local as usize),
         }
+    }
+
+    fn void(&mut self) -> TypeRef {
+        *self.common.void.get_or_insert_with(|| self.types.intern(Type::Void))
+    }
+
+    fn token(&mut self) -> TypeRef {
+        *self.common.token.get_or_insert_with(|| self.types.intern(Type::Token))
+    }
+
+    /// A comparison's type: `i1`, or a vector of it as long as `like` is.
+    fn bool_like(&mut self, like: TypeRef) -> TypeRef {
+        let i1 = *self.common.i1.get_or_insert_with(|| self.types.intern(Type::Integer(1)));
+        self.types.bool_like(like, i1)
     }
 
     fn next_id(&self) -> u32 {
@@ -295,7 +321,17 @@ impl<'a> BodyReader<'_, 'a> {
                 use ir::value_symtab_block::Record as V;
                 match r {
                     V::Entry(e) => {
-                        self.body.names.insert(e.value.0, e.name);
+                        // A name for a value the body does not define (a global's) is
+                        // not one the printer looks up.
+                        let local = e.value.0.checked_sub(self.body.first_local).map(|l| l as usize);
+                        if let Some(local) = local.filter(|&l| l < self.body.values.len()) {
+                            if local >= self.body.names.len() {
+                                self.body.names.resize(self.body.values.len(), None);
+                            }
+                            if let Some(name) = self.body.names.get_mut(local) {
+                                *name = Some(e.name);
+                            }
+                        }
                     }
                     V::Bbentry(b) => {
                         if b.bb as usize >= self.body.blocks.len().max(self.declared_blocks as usize) {
@@ -489,7 +525,7 @@ impl<'a> BodyReader<'_, 'a> {
             }
             F::InstCmp2(c) => {
                 let lty = self.type_of(c.lhs)?;
-                let ty = self.types.bool_like(lty);
+                let ty = self.bool_like(lty);
                 self.push(
                     ty,
                     Op::Compare {
@@ -502,7 +538,7 @@ impl<'a> BodyReader<'_, 'a> {
             }
             F::InstCmp(c) => {
                 let lty = self.type_of(c.lhs)?;
-                let ty = self.types.bool_like(lty);
+                let ty = self.bool_like(lty);
                 self.push(
                     ty,
                     Op::Compare {
@@ -514,11 +550,11 @@ impl<'a> BodyReader<'_, 'a> {
                 )?;
             }
             F::InstRet(r) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 self.push(void, Op::Ret(r.value.map(|v| v.id.0)))?;
             }
             F::InstBr(b) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 let conditional = match (b.false_dest, b.condition) {
                     (Some(f), Some(c)) => Some((c.0, f)),
                     (None, None) => None,
@@ -527,7 +563,7 @@ impl<'a> BodyReader<'_, 'a> {
                 self.push(void, Op::Br { dest: b.true_dest, conditional })?;
             }
             F::InstSwitch(s) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 let (condition, default, cases) = match (s.condition, s.default_dest, s.cases) {
                     (Some(c), Some(d), Some(cases)) => {
                         (c.0, d, cases.iter().map(|c| (c.value.0, c.dest)).collect())
@@ -537,7 +573,7 @@ impl<'a> BodyReader<'_, 'a> {
                 self.push(void, Op::Switch { condition, default, cases })?;
             }
             F::InstIndirectbr(i) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 self.push(void, Op::IndirectBr { address: i.address.0, dests: i.destinations })?;
             }
             F::InstInvoke(i) => {
@@ -572,7 +608,7 @@ impl<'a> BodyReader<'_, 'a> {
                 self.push(ret, Op::Call { call, tail: tail_kind(&c.cc), flags })?;
             }
             F::InstUnreachable(_) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 self.push(void, Op::Unreachable)?;
             }
             F::InstPhi(p) => {
@@ -629,7 +665,7 @@ impl<'a> BodyReader<'_, 'a> {
                 self.push(ty, op)?;
             }
             F::InstStore(s) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 let op = Op::Store {
                     ptr: s.ptr.id.0,
                     value: s.value.id.0,
@@ -640,7 +676,7 @@ impl<'a> BodyReader<'_, 'a> {
                 self.push(void, op)?;
             }
             F::InstStoreatomic(s) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 let atomic = Some(Atomic { ordering: s.ordering, scope: s.syncscope });
                 let op = Op::Store {
                     ptr: s.ptr.id.0,
@@ -673,7 +709,7 @@ impl<'a> BodyReader<'_, 'a> {
                 )?;
             }
             F::InstFence(f) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 self.push(void, Op::Fence(Atomic { ordering: f.ordering, scope: f.syncscope }))?;
             }
             F::InstCmpxchg(c) => {
@@ -709,7 +745,7 @@ impl<'a> BodyReader<'_, 'a> {
                 self.push(ty, op)?;
             }
             F::InstResume(r) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 self.push(void, Op::Resume(r.value.id.0))?;
             }
             F::InstLandingpad(l) => {
@@ -725,25 +761,25 @@ impl<'a> BodyReader<'_, 'a> {
                 self.push(l.r#type.0, Op::LandingPad { cleanup: l.is_cleanup, clauses })?;
             }
             F::InstCleanupret(c) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 self.push(void, Op::CleanupRet { pad: c.cleanup_pad.0, unwind: c.unwind_dest })?;
             }
             F::InstCatchret(c) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 self.push(void, Op::CatchRet { pad: c.catch_pad.0, successor: c.successor })?;
             }
             F::InstCatchpad(c) => {
-                let token = self.types.intern(Type::Token);
+                let token = self.token();
                 let args = c.args.iter().map(|a| a.id.0).collect();
                 self.push(token, Op::Pad { cleanup: false, parent: c.parent_pad.0, args })?;
             }
             F::InstCleanuppad(c) => {
-                let token = self.types.intern(Type::Token);
+                let token = self.token();
                 let args = c.args.iter().map(|a| a.id.0).collect();
                 self.push(token, Op::Pad { cleanup: true, parent: c.parent_pad.0, args })?;
             }
             F::InstCatchswitch(c) => {
-                let token = self.types.intern(Type::Token);
+                let token = self.token();
                 self.push(
                     token,
                     Op::CatchSwitch { parent: c.parent_pad.0, handlers: c.handlers, unwind: c.unwind_dest },
