@@ -330,7 +330,7 @@ pub(super) fn operands(op: &Op) -> Vec<ValueRef> {
     match op {
         Op::Binary { lhs, rhs, .. } | Op::Compare { lhs, rhs, .. } => vec![*lhs, *rhs],
         Op::Unary { operand, .. } | Op::Cast { operand, .. } => vec![*operand],
-        Op::Gep { operands, .. } => operands.clone(),
+        Op::Gep { operands, .. } => operands.to_vec(),
         Op::Select { condition, true_value, false_value, .. } => vec![*condition, *true_value, *false_value],
         Op::ExtractElement { vector, index } => vec![*vector, *index],
         Op::InsertElement { vector, element, index } => vec![*vector, *element, *index],
@@ -342,7 +342,7 @@ pub(super) fn operands(op: &Op) -> Vec<ValueRef> {
         }
         Op::IndirectBr { address, .. } => vec![*address],
         Op::Invoke { call, .. } | Op::CallBr { call, .. } | Op::Call { call, .. } => {
-            let mut v = call.args.clone();
+            let mut v = call.args.to_vec();
             v.push(call.callee);
             v
         }

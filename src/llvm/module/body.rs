@@ -6,7 +6,7 @@ use bitcode_schema_runtime::{Error, ErrorKind, Result};
 
 use super::constants::{Constant, ValueRef};
 use super::function::{BasicBlock, FunctionBody};
-use super::instructions::{Atomic, Call, DebugLoc, DebugRecord, Instruction, Op};
+use super::instructions::{Atomic, AttachmentList, Call, DebugLoc, DebugRecord, Instruction, Op, ValueList};
 use super::types::{Type, TypeRef, Types};
 use super::values::{Value, ValueKind};
 use super::Module;
@@ -291,13 +291,6 @@ impl<'a> BodyReader<'_, 'a> {
             }
             A::MetadataAttachmentBlock(ir::metadata_attachment_block::Record::Attachment(a)) => {
                 let ops = a.operands;
-                let pairs = |ops: &[u64]| -> Vec<(u32, u32)> {
-                    ops.chunks_exact(2)
-                        .map(|p| {
-                            (p.first().copied().unwrap_or(0) as u32, p.get(1).copied().unwrap_or(0) as u32)
-                        })
-                        .collect()
-                };
                 match ops.split_first() {
                     Some((&i, rest)) if ops.len() % 2 == 1 => {
                         let inst = self
@@ -348,6 +341,12 @@ impl<'a> BodyReader<'_, 'a> {
     }
 }
 
+/// (kind, metadata id) pairs of an attachment record's operands.
+fn pairs(ops: &[u64]) -> impl Iterator<Item = (u32, u32)> + '_ {
+    ops.chunks_exact(2)
+        .map(|p| (p.first().copied().unwrap_or(0) as u32, p.get(1).copied().unwrap_or(0) as u32))
+}
+
 /// The tail kind bits of a call's cc word: 0 none, 1 tail, 2 musttail, 3 notail.
 fn tail_kind(cc: &ir::CallFlags) -> u8 {
     if cc.must_tail {
@@ -392,7 +391,7 @@ impl<'a> BodyReader<'_, 'a> {
             value,
             op,
             debug_loc: None,
-            attachments: Vec::new(),
+            attachments: AttachmentList::new(),
             debug_records: Vec::new(),
         });
         let n = self.body.instructions.len() as u32;
@@ -472,7 +471,8 @@ impl<'a> BodyReader<'_, 'a> {
                 )?;
             }
             F::InstGep(g) => {
-                let mut operands = vec![g.base.id.0];
+                let mut operands = ValueList::with_capacity(g.indices.len() + 1);
+                operands.push(g.base.id.0);
                 operands.extend(g.indices.iter().map(|i| i.id.0));
                 let ty = self.gep_type(g.source_type.0, g.base, &g.indices, typed)?;
                 let op = Op::Gep {
@@ -825,22 +825,22 @@ impl<'a> BodyReader<'_, 'a> {
             }
             F::DebugRecordValue(d) => self.debug_record(
                 fb::DebugRecordValue::CODE,
-                vec![d.location, d.variable, d.expression, d.value],
+                &[d.location, d.variable, d.expression, d.value],
                 None,
             )?,
             F::DebugRecordDeclare(d) => self.debug_record(
                 fb::DebugRecordDeclare::CODE,
-                vec![d.location, d.variable, d.expression, d.address],
+                &[d.location, d.variable, d.expression, d.address],
                 None,
             )?,
             F::DebugRecordDeclareValue(d) => self.debug_record(
                 fb::DebugRecordDeclareValue::CODE,
-                vec![d.location, d.variable, d.expression, d.value],
+                &[d.location, d.variable, d.expression, d.value],
                 None,
             )?,
             F::DebugRecordAssign(d) => self.debug_record(
                 fb::DebugRecordAssign::CODE,
-                vec![
+                &[
                     d.location,
                     d.variable,
                     d.expression,
@@ -853,11 +853,11 @@ impl<'a> BodyReader<'_, 'a> {
             )?,
             F::DebugRecordValueSimple(d) => self.debug_record(
                 fb::DebugRecordValueSimple::CODE,
-                vec![d.location, d.variable, d.expression],
+                &[d.location, d.variable, d.expression],
                 Some(d.value.id.0),
             )?,
             F::DebugRecordLabel(d) => {
-                self.debug_record(fb::DebugRecordLabel::CODE, vec![d.location, d.label], None)?
+                self.debug_record(fb::DebugRecordLabel::CODE, &[d.location, d.label], None)?
             }
             F::BlockaddrUsers(_) => {}
             _ => return Err("an instruction record this reader does not know".into()),
@@ -865,9 +865,9 @@ impl<'a> BodyReader<'_, 'a> {
         Ok(())
     }
 
-    fn debug_record(&mut self, code: u32, operands: Vec<u32>, value: Option<ValueRef>) -> Res<()> {
+    fn debug_record(&mut self, code: u32, operands: &[u32], value: Option<ValueRef>) -> Res<()> {
         let inst = self.body.instructions.last_mut().ok_or("a debug record before any instruction")?;
-        inst.debug_records.push(DebugRecord { code, operands, value });
+        inst.debug_records.push(DebugRecord { code, operands: operands.into(), value });
         Ok(())
     }
 
