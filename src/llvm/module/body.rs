@@ -166,14 +166,12 @@ pub(super) fn read_body<'a>(
     }
     reader.body.blocks.push(BasicBlock::default());
     let mut depth = 0usize;
-    let mut block_stack: Vec<u32> = vec![fb::ID];
     loop {
         let step = {
             let Some(event) = walker.next_event()? else { break };
             match event {
                 WalkerEvent::Block(h) => {
                     depth += 1;
-                    block_stack.push(h.id);
                     if h.id == cb::ID {
                         reader.constant_type = 0;
                     }
@@ -184,19 +182,27 @@ pub(super) fn read_body<'a>(
                         break;
                     }
                     depth -= 1;
-                    block_stack.pop();
                     None
                 }
                 WalkerEvent::Record { block, record, ctx } => {
                     let offset = record.bit_offset;
-                    let decoded = ir::decode_record(block, &record, ctx)
-                        .map_err(|e| e.with_block_path(record.path.ids()))?;
-                    Some((decoded, offset, ctx.value_number))
+                    // Instructions, most of the records, are decoded by their block's
+                    // decoder and matched as they are, not wrapped in an `AnyRecord`.
+                    let decoded = if block == fb::ID {
+                        fb::Record::decode(&record, ctx).map(BodyRecord::Instruction)
+                    } else {
+                        ir::decode_record(block, &record, ctx).map(BodyRecord::Other)
+                    };
+                    Some((decoded.map_err(|e| e.with_block_path(record.path.ids()))?, offset))
                 }
             }
         };
-        let Some((record, offset, value_number)) = step else { continue };
-        reader.record(record, value_number).map_err(|p| {
+        let Some((record, offset)) = step else { continue };
+        let read = match record {
+            BodyRecord::Instruction(r) => reader.instruction(r),
+            BodyRecord::Other(r) => reader.record(r),
+        };
+        read.map_err(|p| {
             let p = format!(
                 "function {}: {p}",
                 String::from_utf8_lossy(
@@ -207,6 +213,14 @@ pub(super) fn read_body<'a>(
         })?;
     }
     reader.finish()
+}
+
+/// A decoded record of a function body.
+enum BodyRecord<'a> {
+    /// A record of the FUNCTION_BLOCK itself.
+    Instruction(fb::Record<'a>),
+    /// A record of a block inside it (constants, metadata, names...).
+    Other(ir::AnyRecord<'a>),
 }
 
 struct BodyReader<'m, 'a> {
@@ -269,10 +283,10 @@ impl<'a> BodyReader<'_, 'a> {
         self.body.first_local + self.body.values.len() as u32
     }
 
-    fn record(&mut self, record: ir::AnyRecord<'a>, value_number: u32) -> Res<()> {
+    fn record(&mut self, record: ir::AnyRecord<'a>) -> Res<()> {
         use ir::AnyRecord as A;
         match record {
-            A::FunctionBlock(r) => self.instruction(r, value_number),
+            A::FunctionBlock(r) => self.instruction(r),
             A::ConstantsBlock(cb::Record::Settype(t)) => {
                 if self.types.get(t.r#type.0).is_none() {
                     return Err(format!("SETTYPE names type {}, not in the table", t.r#type.0));
@@ -439,7 +453,7 @@ impl<'a> BodyReader<'_, 'a> {
         Ok((call, ret))
     }
 
-    fn instruction(&mut self, r: fb::Record<'a>, _value_number: u32) -> Res<()> {
+    fn instruction(&mut self, r: fb::Record<'a>) -> Res<()> {
         use fb::Record as F;
         let typed = self.m.typed_pointers;
         match r {
