@@ -164,6 +164,11 @@ pub(super) fn read_body<'a>(
     for (i, p) in params.iter().enumerate() {
         reader.body.values.push(Value { ty: *p, kind: ValueKind::Argument(i as u32) });
     }
+    // Instructions take about 64 bits each of a body's block (its constants, metadata and
+    // names the rest): reserved at once rather than grown and copied as they come.
+    let guess = usize::try_from(walker.cursor().bits_left_in_block() / 64).unwrap_or(0);
+    reader.body.instructions.reserve(guess);
+    reader.body.values.reserve(guess + params.len());
     reader.body.blocks.push(BasicBlock::default());
     let mut depth = 0usize;
     loop {
