@@ -374,6 +374,13 @@ impl<'a> Cursor<'a> {
         self.base_bit + self.entry_start
     }
 
+    /// How many bits of the innermost enclosing block are left, by its length word (0
+    /// outside any block): a bound a reader can size what it builds from the block by.
+    #[inline]
+    pub fn bits_left_in_block(&self) -> u64 {
+        self.scopes.last().map_or(0, |s| s.end_bit.saturating_sub(self.reader.position()))
+    }
+
     /// How many blocks enclose the cursor.
     #[inline]
     pub fn depth(&self) -> usize {

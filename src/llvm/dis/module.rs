@@ -1078,7 +1078,7 @@ impl<'m, 'a> Printer<'m, 'a> {
     pub fn write_local_name(&self, out: &mut String, id: ValueRef) {
         if let Some(s) = self.locals.value(id) {
             super::text::push_tagged(out, "%", s);
-        } else if let Some(n) = self.body.as_deref().and_then(|b| b.names.get(&id)) {
+        } else if let Some(n) = self.body.as_deref().and_then(|b| b.name(id)) {
             names::name(out, '%', n);
         } else {
             out.push_str("<badref>");

@@ -34,7 +34,7 @@ impl LocalSlots {
         let mut next = 0u32;
         let mut values = vec![NONE; body.values.len()];
         let mut number = |id: u32, next: &mut u32| {
-            if !body.names.contains_key(&id) {
+            if body.name(id).is_none() {
                 if let Some(slot) = values.get_mut(id.wrapping_sub(body.first_local) as usize) {
                     *slot = *next;
                     *next += 1;

@@ -6,7 +6,7 @@ use bitcode_schema_runtime::{Error, ErrorKind, Result};
 
 use super::constants::{Constant, ValueRef};
 use super::function::{BasicBlock, FunctionBody};
-use super::instructions::{Atomic, Call, DebugLoc, DebugRecord, Instruction, Op};
+use super::instructions::{Atomic, AttachmentList, Call, DebugLoc, DebugRecord, Instruction, Op, ValueList};
 use super::types::{Type, TypeRef, Types};
 use super::values::{Value, ValueKind};
 use super::Module;
@@ -159,20 +159,24 @@ pub(super) fn read_body<'a>(
         bundles: Vec::new(),
         declared_blocks: 0,
         block_names: Vec::new(),
+        common: CommonTypes::default(),
     };
     for (i, p) in params.iter().enumerate() {
         reader.body.values.push(Value { ty: *p, kind: ValueKind::Argument(i as u32) });
     }
+    // Instructions take about 64 bits each of a body's block (its constants, metadata and
+    // names the rest): reserved at once rather than grown and copied as they come.
+    let guess = usize::try_from(walker.cursor().bits_left_in_block() / 64).unwrap_or(0);
+    reader.body.instructions.reserve(guess);
+    reader.body.values.reserve(guess + params.len());
     reader.body.blocks.push(BasicBlock::default());
     let mut depth = 0usize;
-    let mut block_stack: Vec<u32> = vec![fb::ID];
     loop {
         let step = {
             let Some(event) = walker.next_event()? else { break };
             match event {
                 WalkerEvent::Block(h) => {
                     depth += 1;
-                    block_stack.push(h.id);
                     if h.id == cb::ID {
                         reader.constant_type = 0;
                     }
@@ -183,19 +187,27 @@ pub(super) fn read_body<'a>(
                         break;
                     }
                     depth -= 1;
-                    block_stack.pop();
                     None
                 }
                 WalkerEvent::Record { block, record, ctx } => {
                     let offset = record.bit_offset;
-                    let decoded = ir::decode_record(block, &record, ctx)
-                        .map_err(|e| e.with_block_path(record.path.ids()))?;
-                    Some((decoded, offset, ctx.value_number))
+                    // Instructions, most of the records, are decoded by their block's
+                    // decoder and matched as they are, not wrapped in an `AnyRecord`.
+                    let decoded = if block == fb::ID {
+                        fb::Record::decode(&record, ctx).map(BodyRecord::Instruction)
+                    } else {
+                        ir::decode_record(block, &record, ctx).map(BodyRecord::Other)
+                    };
+                    Some((decoded.map_err(|e| e.with_block_path(record.path.ids()))?, offset))
                 }
             }
         };
-        let Some((record, offset, value_number)) = step else { continue };
-        reader.record(record, value_number).map_err(|p| {
+        let Some((record, offset)) = step else { continue };
+        let read = match record {
+            BodyRecord::Instruction(r) => reader.instruction(r),
+            BodyRecord::Other(r) => reader.record(r),
+        };
+        read.map_err(|p| {
             let p = format!(
                 "function {}: {p}",
                 String::from_utf8_lossy(
@@ -208,6 +220,14 @@ pub(super) fn read_body<'a>(
     reader.finish()
 }
 
+/// A decoded record of a function body.
+enum BodyRecord<'a> {
+    /// A record of the FUNCTION_BLOCK itself.
+    Instruction(fb::Record<'a>),
+    /// A record of a block inside it (constants, metadata, names...).
+    Other(ir::AnyRecord<'a>),
+}
+
 struct BodyReader<'m, 'a> {
     m: &'m Module<'a>,
     types: &'m mut Types,
@@ -217,6 +237,17 @@ struct BodyReader<'m, 'a> {
     bundles: Vec<(u32, Vec<ValueRef>)>,
     declared_blocks: u32,
     block_names: Vec<(u32, bitcode_schema_runtime::decode::Bytes<'a>)>,
+    common: CommonTypes,
+}
+
+/// The ids of the types many instructions have (`void` for every store, branch and
+/// return), each interned the first time the body needs it rather than looked up in the
+/// table for every instruction.
+#[derive(Default)]
+struct CommonTypes {
+    void: Option<TypeRef>,
+    token: Option<TypeRef>,
+    i1: Option<TypeRef>,
 }
 
 type Res<T> = std::result::Result<T, String>;
@@ -239,14 +270,28 @@ impl<'a> BodyReader<'_, 'a> {
         }
     }
 
+    fn void(&mut self) -> TypeRef {
+        *self.common.void.get_or_insert_with(|| self.types.intern(Type::Void))
+    }
+
+    fn token(&mut self) -> TypeRef {
+        *self.common.token.get_or_insert_with(|| self.types.intern(Type::Token))
+    }
+
+    /// A comparison's type: `i1`, or a vector of it as long as `like` is.
+    fn bool_like(&mut self, like: TypeRef) -> TypeRef {
+        let i1 = *self.common.i1.get_or_insert_with(|| self.types.intern(Type::Integer(1)));
+        self.types.bool_like(like, i1)
+    }
+
     fn next_id(&self) -> u32 {
         self.body.first_local + self.body.values.len() as u32
     }
 
-    fn record(&mut self, record: ir::AnyRecord<'a>, value_number: u32) -> Res<()> {
+    fn record(&mut self, record: ir::AnyRecord<'a>) -> Res<()> {
         use ir::AnyRecord as A;
         match record {
-            A::FunctionBlock(r) => self.instruction(r, value_number),
+            A::FunctionBlock(r) => self.instruction(r),
             A::ConstantsBlock(cb::Record::Settype(t)) => {
                 if self.types.get(t.r#type.0).is_none() {
                     return Err(format!("SETTYPE names type {}, not in the table", t.r#type.0));
@@ -265,13 +310,6 @@ impl<'a> BodyReader<'_, 'a> {
             }
             A::MetadataAttachmentBlock(ir::metadata_attachment_block::Record::Attachment(a)) => {
                 let ops = a.operands;
-                let pairs = |ops: &[u64]| -> Vec<(u32, u32)> {
-                    ops.chunks_exact(2)
-                        .map(|p| {
-                            (p.first().copied().unwrap_or(0) as u32, p.get(1).copied().unwrap_or(0) as u32)
-                        })
-                        .collect()
-                };
                 match ops.split_first() {
                     Some((&i, rest)) if ops.len() % 2 == 1 => {
                         let inst = self
@@ -295,7 +333,17 @@ impl<'a> BodyReader<'_, 'a> {
                 use ir::value_symtab_block::Record as V;
                 match r {
                     V::Entry(e) => {
-                        self.body.names.insert(e.value.0, e.name);
+                        // A name for a value the body does not define (a global's) is
+                        // not one the printer looks up.
+                        let local = e.value.0.checked_sub(self.body.first_local).map(|l| l as usize);
+                        if let Some(local) = local.filter(|&l| l < self.body.values.len()) {
+                            if local >= self.body.names.len() {
+                                self.body.names.resize(self.body.values.len(), None);
+                            }
+                            if let Some(name) = self.body.names.get_mut(local) {
+                                *name = Some(e.name);
+                            }
+                        }
                     }
                     V::Bbentry(b) => {
                         if b.bb as usize >= self.body.blocks.len().max(self.declared_blocks as usize) {
@@ -310,6 +358,12 @@ impl<'a> BodyReader<'_, 'a> {
             _ => Ok(()),
         }
     }
+}
+
+/// (kind, metadata id) pairs of an attachment record's operands.
+fn pairs(ops: &[u64]) -> impl Iterator<Item = (u32, u32)> + '_ {
+    ops.chunks_exact(2)
+        .map(|p| (p.first().copied().unwrap_or(0) as u32, p.get(1).copied().unwrap_or(0) as u32))
 }
 
 /// The tail kind bits of a call's cc word: 0 none, 1 tail, 2 musttail, 3 notail.
@@ -356,7 +410,7 @@ impl<'a> BodyReader<'_, 'a> {
             value,
             op,
             debug_loc: None,
-            attachments: Vec::new(),
+            attachments: AttachmentList::new(),
             debug_records: Vec::new(),
         });
         let n = self.body.instructions.len() as u32;
@@ -404,7 +458,7 @@ impl<'a> BodyReader<'_, 'a> {
         Ok((call, ret))
     }
 
-    fn instruction(&mut self, r: fb::Record<'a>, _value_number: u32) -> Res<()> {
+    fn instruction(&mut self, r: fb::Record<'a>) -> Res<()> {
         use fb::Record as F;
         let typed = self.m.typed_pointers;
         match r {
@@ -436,7 +490,8 @@ impl<'a> BodyReader<'_, 'a> {
                 )?;
             }
             F::InstGep(g) => {
-                let mut operands = vec![g.base.id.0];
+                let mut operands = ValueList::with_capacity(g.indices.len() + 1);
+                operands.push(g.base.id.0);
                 operands.extend(g.indices.iter().map(|i| i.id.0));
                 let ty = self.gep_type(g.source_type.0, g.base, &g.indices, typed)?;
                 let op = Op::Gep {
@@ -489,7 +544,7 @@ impl<'a> BodyReader<'_, 'a> {
             }
             F::InstCmp2(c) => {
                 let lty = self.type_of(c.lhs)?;
-                let ty = self.types.bool_like(lty);
+                let ty = self.bool_like(lty);
                 self.push(
                     ty,
                     Op::Compare {
@@ -502,7 +557,7 @@ impl<'a> BodyReader<'_, 'a> {
             }
             F::InstCmp(c) => {
                 let lty = self.type_of(c.lhs)?;
-                let ty = self.types.bool_like(lty);
+                let ty = self.bool_like(lty);
                 self.push(
                     ty,
                     Op::Compare {
@@ -514,11 +569,11 @@ impl<'a> BodyReader<'_, 'a> {
                 )?;
             }
             F::InstRet(r) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 self.push(void, Op::Ret(r.value.map(|v| v.id.0)))?;
             }
             F::InstBr(b) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 let conditional = match (b.false_dest, b.condition) {
                     (Some(f), Some(c)) => Some((c.0, f)),
                     (None, None) => None,
@@ -527,7 +582,7 @@ impl<'a> BodyReader<'_, 'a> {
                 self.push(void, Op::Br { dest: b.true_dest, conditional })?;
             }
             F::InstSwitch(s) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 let (condition, default, cases) = match (s.condition, s.default_dest, s.cases) {
                     (Some(c), Some(d), Some(cases)) => {
                         (c.0, d, cases.iter().map(|c| (c.value.0, c.dest)).collect())
@@ -537,7 +592,7 @@ impl<'a> BodyReader<'_, 'a> {
                 self.push(void, Op::Switch { condition, default, cases })?;
             }
             F::InstIndirectbr(i) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 self.push(void, Op::IndirectBr { address: i.address.0, dests: i.destinations })?;
             }
             F::InstInvoke(i) => {
@@ -572,7 +627,7 @@ impl<'a> BodyReader<'_, 'a> {
                 self.push(ret, Op::Call { call, tail: tail_kind(&c.cc), flags })?;
             }
             F::InstUnreachable(_) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 self.push(void, Op::Unreachable)?;
             }
             F::InstPhi(p) => {
@@ -629,7 +684,7 @@ impl<'a> BodyReader<'_, 'a> {
                 self.push(ty, op)?;
             }
             F::InstStore(s) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 let op = Op::Store {
                     ptr: s.ptr.id.0,
                     value: s.value.id.0,
@@ -640,7 +695,7 @@ impl<'a> BodyReader<'_, 'a> {
                 self.push(void, op)?;
             }
             F::InstStoreatomic(s) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 let atomic = Some(Atomic { ordering: s.ordering, scope: s.syncscope });
                 let op = Op::Store {
                     ptr: s.ptr.id.0,
@@ -673,7 +728,7 @@ impl<'a> BodyReader<'_, 'a> {
                 )?;
             }
             F::InstFence(f) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 self.push(void, Op::Fence(Atomic { ordering: f.ordering, scope: f.syncscope }))?;
             }
             F::InstCmpxchg(c) => {
@@ -709,7 +764,7 @@ impl<'a> BodyReader<'_, 'a> {
                 self.push(ty, op)?;
             }
             F::InstResume(r) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 self.push(void, Op::Resume(r.value.id.0))?;
             }
             F::InstLandingpad(l) => {
@@ -725,25 +780,25 @@ impl<'a> BodyReader<'_, 'a> {
                 self.push(l.r#type.0, Op::LandingPad { cleanup: l.is_cleanup, clauses })?;
             }
             F::InstCleanupret(c) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 self.push(void, Op::CleanupRet { pad: c.cleanup_pad.0, unwind: c.unwind_dest })?;
             }
             F::InstCatchret(c) => {
-                let void = self.types.intern(Type::Void);
+                let void = self.void();
                 self.push(void, Op::CatchRet { pad: c.catch_pad.0, successor: c.successor })?;
             }
             F::InstCatchpad(c) => {
-                let token = self.types.intern(Type::Token);
+                let token = self.token();
                 let args = c.args.iter().map(|a| a.id.0).collect();
                 self.push(token, Op::Pad { cleanup: false, parent: c.parent_pad.0, args })?;
             }
             F::InstCleanuppad(c) => {
-                let token = self.types.intern(Type::Token);
+                let token = self.token();
                 let args = c.args.iter().map(|a| a.id.0).collect();
                 self.push(token, Op::Pad { cleanup: true, parent: c.parent_pad.0, args })?;
             }
             F::InstCatchswitch(c) => {
-                let token = self.types.intern(Type::Token);
+                let token = self.token();
                 self.push(
                     token,
                     Op::CatchSwitch { parent: c.parent_pad.0, handlers: c.handlers, unwind: c.unwind_dest },
@@ -789,22 +844,22 @@ impl<'a> BodyReader<'_, 'a> {
             }
             F::DebugRecordValue(d) => self.debug_record(
                 fb::DebugRecordValue::CODE,
-                vec![d.location, d.variable, d.expression, d.value],
+                &[d.location, d.variable, d.expression, d.value],
                 None,
             )?,
             F::DebugRecordDeclare(d) => self.debug_record(
                 fb::DebugRecordDeclare::CODE,
-                vec![d.location, d.variable, d.expression, d.address],
+                &[d.location, d.variable, d.expression, d.address],
                 None,
             )?,
             F::DebugRecordDeclareValue(d) => self.debug_record(
                 fb::DebugRecordDeclareValue::CODE,
-                vec![d.location, d.variable, d.expression, d.value],
+                &[d.location, d.variable, d.expression, d.value],
                 None,
             )?,
             F::DebugRecordAssign(d) => self.debug_record(
                 fb::DebugRecordAssign::CODE,
-                vec![
+                &[
                     d.location,
                     d.variable,
                     d.expression,
@@ -817,11 +872,11 @@ impl<'a> BodyReader<'_, 'a> {
             )?,
             F::DebugRecordValueSimple(d) => self.debug_record(
                 fb::DebugRecordValueSimple::CODE,
-                vec![d.location, d.variable, d.expression],
+                &[d.location, d.variable, d.expression],
                 Some(d.value.id.0),
             )?,
             F::DebugRecordLabel(d) => {
-                self.debug_record(fb::DebugRecordLabel::CODE, vec![d.location, d.label], None)?
+                self.debug_record(fb::DebugRecordLabel::CODE, &[d.location, d.label], None)?
             }
             F::BlockaddrUsers(_) => {}
             _ => return Err("an instruction record this reader does not know".into()),
@@ -829,9 +884,9 @@ impl<'a> BodyReader<'_, 'a> {
         Ok(())
     }
 
-    fn debug_record(&mut self, code: u32, operands: Vec<u32>, value: Option<ValueRef>) -> Res<()> {
+    fn debug_record(&mut self, code: u32, operands: &[u32], value: Option<ValueRef>) -> Res<()> {
         let inst = self.body.instructions.last_mut().ok_or("a debug record before any instruction")?;
-        inst.debug_records.push(DebugRecord { code, operands, value });
+        inst.debug_records.push(DebugRecord { code, operands: operands.into(), value });
         Ok(())
     }
 

@@ -1,7 +1,6 @@
 //! A function body: basic blocks of instructions, local values and names.
 
 use bitcode_schema_runtime::decode::Bytes;
-use std::collections::HashMap;
 
 use super::instructions::Instruction;
 use super::values::Value;
@@ -31,8 +30,9 @@ pub struct FunctionBody<'a> {
     pub blocks: Vec<BasicBlock<'a>>,
     /// The instructions in order.
     pub instructions: Vec<Instruction>,
-    /// Names of local values by value id.
-    pub names: HashMap<u32, Bytes<'a>>,
+    /// Names of local values by local index (value id − `first_local`); empty when the
+    /// body names none (see [`FunctionBody::name`]).
+    pub names: Vec<Option<Bytes<'a>>>,
     /// The function's own attachments: (kind, metadata id).
     pub attachments: Vec<(u32, u32)>,
     /// The records of the body's METADATA_BLOCK, for the metadata model.
@@ -41,4 +41,12 @@ pub struct FunctionBody<'a> {
     pub use_lists: Vec<(u32, Vec<u64>)>,
     /// Metadata kinds defined inside the body (old files).
     pub kinds: Vec<(u32, Bytes<'a>)>,
+}
+
+impl<'a> FunctionBody<'a> {
+    /// The name of the local value with value id `id`, if it has one.
+    pub fn name(&self, id: u32) -> Option<&Bytes<'a>> {
+        let local = id.checked_sub(self.first_local)?;
+        self.names.get(local as usize)?.as_ref()
+    }
 }

@@ -1,10 +1,20 @@
 //! Instructions of a function body, with operands as value ids of the function's table.
 
+use smallvec::SmallVec;
+
 use super::constants::ValueRef;
 use super::types::TypeRef;
 use crate::llvm::ir::{
     AtomicOrdering, BinaryOpcode, CallingConv, CastOpcode, CmpPredicate, RmwOperation, UnaryOpcode,
 };
+
+/// A list of value operands: most getelementptrs and calls have four or fewer, held
+/// without an allocation (in the 24 bytes a `Vec` takes).
+pub type ValueList = SmallVec<[ValueRef; 4]>;
+
+/// (kind, metadata id) attachments of an instruction: most have one or two (`!tbaa` on
+/// every load and store of an optimized module), held without an allocation.
+pub type AttachmentList = SmallVec<[(u32, u32); 2]>;
 
 /// An atomic operation's ordering and synchronization scope id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +37,7 @@ pub struct Call {
     /// The callee.
     pub callee: ValueRef,
     /// The arguments: value ids, or metadata ids for metadata-typed parameters.
-    pub args: Vec<ValueRef>,
+    pub args: ValueList,
     /// Operand bundles: tag index and inputs.
     pub bundles: Vec<(u32, Vec<ValueRef>)>,
 }
@@ -75,7 +85,7 @@ pub enum Op {
         /// `nuw` (LLVM 19+).
         nuw: bool,
         /// The base pointer, then the indices.
-        operands: Vec<ValueRef>,
+        operands: ValueList,
     },
     /// `select`.
     Select {
@@ -347,8 +357,8 @@ pub struct DebugLoc {
 pub struct DebugRecord {
     /// The FUNCTION_BLOCK record code.
     pub code: u32,
-    /// Its metadata id operands in record order.
-    pub operands: Vec<u32>,
+    /// Its metadata id operands in record order (seven at most).
+    pub operands: SmallVec<[u32; 4]>,
     /// The value of a DEBUG_RECORD_VALUE_SIMPLE.
     pub value: Option<ValueRef>,
 }
@@ -365,7 +375,7 @@ pub struct Instruction {
     /// Its debug location.
     pub debug_loc: Option<DebugLoc>,
     /// Metadata attachments: (kind, metadata id).
-    pub attachments: Vec<(u32, u32)>,
+    pub attachments: AttachmentList,
     /// Debug records before it.
     pub debug_records: Vec<DebugRecord>,
 }

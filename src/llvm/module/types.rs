@@ -3,6 +3,9 @@
 //! an allocated type), added on demand.
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use super::metadata::WordHasher;
 
 /// A type id: an index into [`Types`].
 pub type TypeRef = u32;
@@ -110,8 +113,10 @@ pub struct Types {
     list: Vec<Type>,
     /// Names of identified structs and target types, by type id.
     names: HashMap<TypeRef, Vec<u8>>,
-    /// Structural types (not identified) to their ids, for the derived types looked up.
-    interned: HashMap<Type, TypeRef>,
+    /// Structural types (not identified) to their ids, for the derived types looked up
+    /// (a pointer for every getelementptr and alloca of a body): a few words each, hashed
+    /// with a cheap hasher rather than SipHash.
+    interned: HashMap<Type, TypeRef, BuildHasherDefault<WordHasher>>,
 }
 
 impl Types {
@@ -203,9 +208,8 @@ impl Types {
         self.list.iter().any(|t| matches!(t, Type::Pointer { pointee: Some(_), .. }))
     }
 
-    /// `i1`, or a vector of it as long as `like` when `like` is a vector.
-    pub fn bool_like(&mut self, like: TypeRef) -> TypeRef {
-        let i1 = self.intern(Type::Integer(1));
+    /// `i1` (whose id is `i1`), or a vector of it as long as `like` when `like` is a vector.
+    pub fn bool_like(&mut self, like: TypeRef, i1: TypeRef) -> TypeRef {
         match self.get(like) {
             Some(&Type::Vector { len, scalable, .. }) => {
                 self.intern(Type::Vector { len, element: i1, scalable })

@@ -21,3 +21,4 @@ mod reader;
 
 pub use arena::{Md, MdRef, Metadata};
 pub use di::{Bits, Bound, DiNode, Enumerator, Location, Ref};
+pub(crate) use location::WordHasher;
