@@ -4,14 +4,20 @@ use std::fmt::Write;
 
 /// `printEscapedString`: `\` doubled, printable ASCII but `"` as is, other bytes `\XX`.
 pub fn escaped(out: &mut String, bytes: &[u8]) {
-    for &b in bytes {
+    let plain = |b: u8| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\';
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        // A run of printable bytes goes in at once (it is ASCII, so a valid str).
+        let run = rest.iter().position(|&b| !plain(b)).unwrap_or(rest.len());
+        let (text, after) = rest.split_at(run);
+        out.push_str(std::str::from_utf8(text).unwrap_or_default());
+        let Some((&b, after)) = after.split_first() else { break };
         if b == b'\\' {
             out.push_str("\\\\");
-        } else if (0x20..0x7f).contains(&b) && b != b'"' {
-            out.push(b as char);
         } else {
             let _ = write!(out, "\\{b:02X}");
         }
+        rest = after;
     }
 }
 
