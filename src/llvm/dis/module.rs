@@ -882,33 +882,36 @@ impl<'m, 'a> Printer<'m, 'a> {
 
     /// Finds the labels of the blocks the blockaddress constants of body `b` (of function
     /// `index`) and of the module take, for the functions whose labels are not known yet:
-    /// from `b` for its own, else by reading the other body again (with a copy of the type
-    /// table, whose additions are dropped).
+    /// its own from the slots just numbered, another's by reading that body again (with a
+    /// copy of the type table, whose additions are dropped).
     fn find_labels(&mut self, index: u32, b: &FunctionBody<'a>) -> Result<()> {
         let mut wanted: Vec<u32> = self.module_addressed.keys().copied().collect();
-        for v in &b.values {
-            if let ValueKind::Constant(Constant::BlockAddress { function, .. }) = &v.kind {
-                if let Some(ValueKind::Function(f)) = self.m.values.get(*function as usize).map(|v| &v.kind) {
-                    wanted.push(*f);
+        wanted.extend(b.values.iter().filter_map(|v| match &v.kind {
+            ValueKind::Constant(Constant::BlockAddress { function, .. }) => {
+                match self.m.values.get(*function as usize).map(|v| &v.kind) {
+                    Some(ValueKind::Function(f)) => Some(*f),
+                    _ => None,
                 }
             }
+            _ => None,
+        }));
+        if wanted.contains(&index) {
+            let own =
+                b.blocks.iter().zip(&self.locals.blocks).map(|(block, slot)| (block.name.clone(), *slot));
+            self.labels.insert(index, own.collect());
         }
-        for f in wanted {
-            if f == index {
-                let labels = self.block_labels(b);
-                self.labels.insert(f, labels);
-            } else if !self.labels.contains_key(&f) {
-                self.read_labels(f)?;
-            }
-        }
-        Ok(())
+        self.read_missing_labels(wanted)
     }
 
     /// Finds the labels of the functions module-level blockaddress constants name, for
     /// the global initializers printed after the functions.
     fn labels_for_globals(&mut self) -> Result<()> {
-        let wanted: Vec<u32> = self.module_addressed.keys().copied().collect();
-        for f in wanted {
+        self.read_missing_labels(self.module_addressed.keys().copied().collect())
+    }
+
+    /// Reads the labels of each function of `functions` whose labels are not known yet.
+    fn read_missing_labels(&mut self, functions: Vec<u32>) -> Result<()> {
+        for f in functions {
             if !self.labels.contains_key(&f) {
                 self.read_labels(f)?;
             }
