@@ -12,6 +12,7 @@ mod constants;
 mod debug_records;
 mod feed;
 mod floats;
+mod global_refs;
 mod instructions;
 mod md;
 pub mod metadata;

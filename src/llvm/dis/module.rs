@@ -1,7 +1,7 @@
 //! Printing a module: header, struct types, comdats, globals, aliases, ifuncs,
 //! functions, attribute groups and metadata, in AsmWriter's order and numbering.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::fmt::Write;
 use std::io;
 use std::sync::Arc;
@@ -13,6 +13,7 @@ use bitcode_schema_runtime::Result;
 
 use super::attributes::AttrWriter;
 use super::feed::{self, ReadBody};
+use super::global_refs::GlobalRefs;
 use super::md::{MdPrinter, MdRef, MdSlots, Metadata, ValueWriter};
 use super::names;
 use super::output::{Sink, Waiting};
@@ -40,13 +41,13 @@ pub(super) struct Printer<'m, 'a> {
     /// copy of the table, whose additions come with each body).
     pub types: Types,
     pub tp: TypePrinter,
-    /// Slots of unnamed global values, by value id.
-    pub global_slots: HashMap<ValueRef, u32>,
+    /// How each global value is referred to.
+    global_refs: GlobalRefs,
     /// Attribute sets (as printed in a group) and their slots.
-    pub attr_slots: HashMap<String, u32>,
+    pub attr_slots: FxHashMap<String, u32>,
     pub attr_order: Vec<String>,
     /// The slots of attribute lists' function attributes, by list id.
-    function_attr_slots: HashMap<u32, Option<u32>>,
+    function_attr_slots: FxHashMap<u32, Option<u32>>,
     pub md: Metadata<'a>,
     pub md_slots: MdSlots,
     /// The function being printed, and its ordinal among the bodies.
@@ -57,11 +58,11 @@ pub(super) struct Printer<'m, 'a> {
     /// records made into uniqued DILocations), by instruction index.
     pub dbg: Vec<Option<MdRef>>,
     /// The blocks module-level blockaddress constants take, by function index.
-    module_addressed: HashMap<u32, Vec<u32>>,
+    module_addressed: FxHashMap<u32, Vec<u32>>,
     /// The labels of the blocks of each function a blockaddress names, by function index.
-    labels: HashMap<u32, Vec<BlockLabel<'a>>>,
+    labels: FxHashMap<u32, Vec<BlockLabel<'a>>>,
     /// Values of function-level metadata, by body ordinal and value id.
-    local_md_values: HashMap<(u32, u32), LocalMdValue>,
+    local_md_values: FxHashMap<(u32, u32), LocalMdValue>,
 }
 
 /// Prints module `m` as llvm-dis `major` does, to `out`.
@@ -92,10 +93,10 @@ pub(super) fn print(
         major,
         types: m.types.clone(),
         tp,
-        global_slots: HashMap::new(),
-        attr_slots: HashMap::new(),
+        global_refs: GlobalRefs::default(),
+        attr_slots: FxHashMap::default(),
         attr_order: Vec::new(),
-        function_attr_slots: HashMap::new(),
+        function_attr_slots: FxHashMap::default(),
         md,
         md_slots: MdSlots::new(),
         body: None,
@@ -103,8 +104,8 @@ pub(super) fn print(
         locals: LocalSlots::default(),
         dbg: Vec::new(),
         module_addressed: module_addressed(m),
-        labels: HashMap::new(),
-        local_md_values: HashMap::new(),
+        labels: FxHashMap::default(),
+        local_md_values: FxHashMap::default(),
     };
     p.tp.cache(&p.types);
     p.number_module();
@@ -302,8 +303,8 @@ fn has_numbered_structs(types: &Types) -> bool {
 }
 
 /// The blocks module-level blockaddress constants take, by function index.
-fn module_addressed(m: &Module<'_>) -> HashMap<u32, Vec<u32>> {
-    let mut addressed: HashMap<u32, Vec<u32>> = HashMap::new();
+fn module_addressed(m: &Module<'_>) -> FxHashMap<u32, Vec<u32>> {
+    let mut addressed: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
     for v in &m.values {
         if let ValueKind::Constant(Constant::BlockAddress { function, block }) = &v.kind {
             if let Some(ValueKind::Function(f)) = m.values.get(*function as usize).map(|v| &v.kind) {
@@ -426,10 +427,12 @@ impl<'m, 'a> Printer<'m, 'a> {
     /// function attributes.
     fn number_module(&mut self) {
         let m = self.m;
+        // Slots of unnamed global values, by value id.
+        let mut global_slots: FxHashMap<ValueRef, u32> = FxHashMap::default();
         let mut next = 0;
         for (i, g) in m.globals.iter().enumerate() {
             if g.common.name.is_empty() {
-                self.global_slots.insert(value_of(m, ValueKind::Global(i as u32)), next);
+                global_slots.insert(value_of(m, ValueKind::Global(i as u32)), next);
                 next += 1;
             }
             for (_, node) in self.md.global_attachments(value_of(m, ValueKind::Global(i as u32))).to_vec() {
@@ -443,13 +446,13 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
         for (i, a) in m.aliases.iter().enumerate() {
             if a.common.name.is_empty() {
-                self.global_slots.insert(value_of(m, ValueKind::Alias(i as u32)), next);
+                global_slots.insert(value_of(m, ValueKind::Alias(i as u32)), next);
                 next += 1;
             }
         }
         for (i, a) in m.ifuncs.iter().enumerate() {
             if a.common.name.is_empty() {
-                self.global_slots.insert(value_of(m, ValueKind::Ifunc(i as u32)), next);
+                global_slots.insert(value_of(m, ValueKind::Ifunc(i as u32)), next);
                 next += 1;
             }
         }
@@ -459,13 +462,14 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
         for (i, f) in m.functions.iter().enumerate() {
             if f.common.name.is_empty() {
-                self.global_slots.insert(value_of(m, ValueKind::Function(i as u32)), next);
+                global_slots.insert(value_of(m, ValueKind::Function(i as u32)), next);
                 next += 1;
             }
             if let Some(set) = m.attributes.list(f.attributes).and_then(|l| l.function()) {
                 self.attr_slot(set);
             }
         }
+        self.global_refs = GlobalRefs::new(m, |id| global_slots.get(&id).copied());
     }
 
     /// The slot of an attribute set, given the next one when new.
@@ -675,15 +679,7 @@ impl<'m, 'a> Printer<'m, 'a> {
 
     /// `@name` or `@N` of a global value.
     pub fn write_global_name(&self, out: &mut String, id: ValueRef) {
-        match self.m.global_name(id) {
-            Some(n) if !n.is_empty() => names::name(out, '@', n),
-            _ => match self.global_slots.get(&id) {
-                Some(s) => {
-                    super::text::push_tagged(out, "@", *s);
-                }
-                None => out.push_str("@<badref>"),
-            },
-        }
+        self.global_refs.write(out, id);
     }
 
     /// Writes a calling convention keyword (or `cc N`).

@@ -1,7 +1,7 @@
 //! Types as the assembly writer prints them, and the order of the struct definitions at
 //! the top of a module (TypeFinder's, numbered structs first).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::fmt::Write;
 
 use super::names;
@@ -11,7 +11,7 @@ use crate::llvm::module::{Type, TypeRef, Types};
 #[derive(Debug, Default)]
 pub struct TypePrinter {
     /// Numbers of unnamed identified structs.
-    numbers: HashMap<TypeRef, u32>,
+    numbers: FxHashMap<TypeRef, u32>,
     /// Print typed pointers (`i8*`) rather than `ptr`.
     pub typed: bool,
     /// Each type's text, by id, for the types [`cache`](Self::cache) was given: a type is
@@ -22,7 +22,7 @@ pub struct TypePrinter {
 impl TypePrinter {
     /// A printer numbering the unnamed identified structs of `order` in turn.
     pub fn new(types: &Types, order: &[TypeRef], typed: bool) -> Self {
-        let mut numbers = HashMap::new();
+        let mut numbers = FxHashMap::default();
         for &t in order {
             if types.name(t).is_none_or(|n| n.is_empty()) {
                 let n = numbers.len() as u32;

@@ -2,10 +2,7 @@
 //! derived types the reader needs that the table may lack (a result's `i1`, a pointer to
 //! an allocated type), added on demand.
 
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
-
-use super::metadata::WordHasher;
+use rustc_hash::FxHashMap;
 
 /// A type id: an index into [`Types`].
 pub type TypeRef = u32;
@@ -112,11 +109,11 @@ impl Type {
 pub struct Types {
     list: Vec<Type>,
     /// Names of identified structs and target types, by type id.
-    names: HashMap<TypeRef, Vec<u8>>,
+    names: FxHashMap<TypeRef, Vec<u8>>,
     /// Structural types (not identified) to their ids, for the derived types looked up
     /// (a pointer for every getelementptr and alloca of a body): a few words each, hashed
-    /// with a cheap hasher rather than SipHash.
-    interned: HashMap<Type, TypeRef, BuildHasherDefault<WordHasher>>,
+    /// with FxHash rather than SipHash.
+    interned: FxHashMap<Type, TypeRef>,
 }
 
 impl Types {

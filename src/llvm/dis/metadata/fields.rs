@@ -39,7 +39,7 @@ impl<'p, 'm> Fields<'p, 'm> {
         }
         self.name(name);
         self.out.push('"');
-        escape_into(self.out, bytes);
+        crate::llvm::dis::names::escaped(self.out, bytes);
         self.out.push('"');
     }
 
@@ -188,28 +188,6 @@ impl FlagList<'_> {
             let _ = write!(self.out, "{extra}");
         }
     }
-}
-
-/// A string as AsmWriter's printEscapedString writes it: `\` doubled, printable ASCII
-/// but `"` as is, every other byte as `\XX` (upper-case hex).
-pub(super) fn escape_into(out: &mut String, bytes: &[u8]) {
-    for &b in bytes {
-        if b == b'\\' {
-            out.push_str("\\\\");
-        } else if (0x20..0x7f).contains(&b) && b != b'"' {
-            out.push(b as char);
-        } else {
-            push_hex_escape(out, b);
-        }
-    }
-}
-
-/// `\XX`: a byte as a backslash and two upper-case hex digits.
-pub(super) fn push_hex_escape(out: &mut String, b: u8) {
-    let digit = |d: u8| char::from(if d < 10 { b'0' + d } else { b'A' + d - 10 });
-    out.push('\\');
-    out.push(digit(b >> 4));
-    out.push(digit(b & 15));
 }
 
 /// An integer in decimal, without the formatting machinery (the printer writes millions).

@@ -9,8 +9,9 @@ use crate::llvm::module::metadata::{Bits, Bound, DiNode, Enumerator, Location, M
 
 use super::dwarf;
 use super::expression::write_expression;
-use super::fields::{escape_into, push_hex_escape, push_u64, Fields};
+use super::fields::{push_u64, Fields};
 use super::slots::MdSlots;
+use crate::llvm::dis::names::{escaped, hex_escape};
 
 /// Prints values wrapped as metadata; implemented by the module printer, which knows
 /// types, constants and value names.
@@ -57,7 +58,7 @@ impl<'m> MdPrinter<'m> {
         match self.md.entry(node) {
             Some(Md::String(s)) => {
                 out.push_str("!\"");
-                escape_into(out, s);
+                escaped(out, s);
                 out.push('"');
             }
             Some(&Md::Value { ty, value, function }) => {
@@ -831,7 +832,7 @@ fn write_identifier(out: &mut String, name: &[u8]) {
         if plain {
             out.push(b as char);
         } else {
-            push_hex_escape(out, b);
+            hex_escape(out, b);
         }
     }
 }

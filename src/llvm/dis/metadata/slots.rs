@@ -54,12 +54,14 @@ impl MdSlots {
 
     /// Whether `node` is a node without a slot that gets one.
     fn wants_slot(&self, md: &Metadata<'_>, node: MdRef) -> bool {
-        let gets_one = match md.entry(node) {
-            Some(Md::Tuple { .. } | Md::Location { .. }) => true,
-            Some(Md::Di { node, .. }) => !matches!(**node, DiNode::Expression(_) | DiNode::ArgList(_)),
-            _ => false,
-        };
-        gets_one && self.slot(node).is_none()
+        // Most nodes met are numbered already: the slot table is looked at before the
+        // arena.
+        self.slot(node).is_none()
+            && match md.entry(node) {
+                Some(Md::Tuple { .. } | Md::Location { .. }) => true,
+                Some(Md::Di { node, .. }) => !matches!(**node, DiNode::Expression(_) | DiNode::ArgList(_)),
+                _ => false,
+            }
     }
 
     fn assign(&mut self, node: MdRef) {

@@ -459,7 +459,7 @@ fn corpus_metadata_lines() {
 #[test]
 fn escapes_as_asmwriter() {
     let mut out = String::new();
-    super::fields::escape_into(&mut out, b"a\"b\\c\n\x7f");
+    crate::llvm::dis::names::escaped(&mut out, b"a\"b\\c\n\x7f");
     assert_eq!(out, "a\\22b\\\\c\\0A\\7F");
 }
 

@@ -1,7 +1,7 @@
 //! The arena of metadata entries and the id maps and tables around it.
 
+use rustc_hash::FxHashMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use super::di::{DiNode, Location};
 use super::location::LocationMap;
@@ -74,11 +74,11 @@ pub struct Metadata<'a> {
     /// The ordinal of the current function body, counting from 0.
     pub(crate) function: Option<u32>,
     pub(crate) functions_begun: u32,
-    pub(crate) kinds: HashMap<u32, Box<[u8]>>,
+    pub(crate) kinds: FxHashMap<u32, Box<[u8]>>,
     pub(crate) named: Vec<NamedNode>,
     /// The name of a NAME record waiting for its NAMED_NODE.
     pub(crate) pending_name: Option<Box<[u8]>>,
-    pub(crate) global_attachments: HashMap<u32, Vec<(u32, MdRef)>>,
+    pub(crate) global_attachments: FxHashMap<u32, Vec<(u32, MdRef)>>,
     pub(crate) locations: LocationMap,
 }
 

@@ -21,4 +21,3 @@ mod reader;
 
 pub use arena::{Md, MdRef, Metadata};
 pub use di::{Bits, Bound, DiNode, Enumerator, Location, Ref};
-pub(crate) use location::WordHasher;
