@@ -186,8 +186,15 @@ impl Source {
         }
     }
 
-    fn open(&self) -> io::Result<FileBytes> {
+    /// The input's bytes; `output` is the file bcdump will write, if any.
+    fn open(&self, output: Option<&Path>) -> io::Result<FileBytes> {
         match self {
+            // A file about to be overwritten is read, not mapped: truncating it would
+            // take the pages from under the map (SIGBUS), as `bcdump --dis x.bc -o x.bc`
+            // did before.
+            Source::File(path) if output.is_some_and(|o| overwrites(o, path)) => {
+                Ok(FileBytes::Read(std::fs::read(path)?))
+            }
             Source::File(path) => FileBytes::open(path),
             Source::Stdin => FileBytes::stdin(),
             Source::Piped(bytes) => Ok(FileBytes::Read(bytes.clone())),
@@ -199,6 +206,23 @@ impl Source {
 /// Reports an error on standard error, naming the file it is about.
 fn print_error(file: &str, message: &dyn std::fmt::Display) {
     eprintln!("bcdump: {file}: error: {message}");
+}
+
+/// Whether writing `output` (or `output.N`, llvm-dis's name for the Nth of several modules)
+/// may overwrite `input`.
+fn overwrites(output: &Path, input: &Path) -> bool {
+    if same_file::is_same_file(output, input).unwrap_or(false) {
+        return true;
+    }
+    let (Some(out_name), Some(in_name)) = (output.file_name(), input.file_name()) else { return false };
+    let numbered = in_name
+        .to_string_lossy()
+        .strip_prefix(&*out_name.to_string_lossy())
+        .and_then(|rest| rest.strip_prefix('.'))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    let dir =
+        |p: &Path| p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+    numbered && same_file::is_same_file(dir(output), dir(input)).unwrap_or(false)
 }
 
 /// The input's bytes: a regular file mapped, anything else (a pipe, a device) read whole.
@@ -326,7 +350,7 @@ fn output_failed(name: &str, e: io::Error) -> ExitCode {
 /// Reads one input as `args` ask; its exit status, or the output error that stops bcdump.
 fn one(args: &Args, source: &Source, parallel: bool, out: &mut impl Write) -> io::Result<u8> {
     let name = source.name();
-    let bytes = match source.open() {
+    let bytes = match source.open(args.output.as_deref().filter(|o| o.as_os_str() != "-")) {
         Ok(b) => b,
         Err(e) => {
             print_error(&name, &format_args!("cannot read it: {e}"));

@@ -407,3 +407,23 @@ fn dis_prints_bitcode_as_llvm_dis_to_stdout_or_out() {
     let out = Command::new(bcdump()).arg("--stats").arg(sample()).arg("-o").arg("x.ll").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn dis_and_rewrite_may_write_over_their_input() {
+    // The input is mapped; writing over it must not take the pages from under the map.
+    let dir = std::env::temp_dir().join(format!("bcdump-over-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("hello.bc");
+    std::fs::copy(sample(), &file).unwrap();
+    let expected = String::from_utf8(run(Command::new(bcdump()).arg("--dis").arg(&file)).unwrap()).unwrap();
+    let out = Command::new(bcdump()).arg("--dis").arg(&file).arg("-o").arg(&file).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), expected);
+    // The same through a path of another spelling, for --rewrite, which writes the same bytes.
+    std::fs::copy(sample(), &file).unwrap();
+    let other = dir.join(".").join("hello.bc");
+    let out = Command::new(bcdump()).arg("--rewrite").arg(&file).arg("-o").arg(&other).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(std::fs::read(&file).unwrap(), std::fs::read(sample()).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}
