@@ -20,44 +20,74 @@ pub(super) struct ReadBody<'a> {
     pub added_types: Vec<Type>,
 }
 
-/// How many read bodies may wait for the printer.
+/// How many batches of read bodies may wait for the printer.
 #[cfg(feature = "parallel")]
-const QUEUE: usize = 16;
+const QUEUE: usize = 8;
 
-/// Reads every body of `m` in order and hands each to `print`; returns the identified
-/// structs in TypeFinder's order over the whole module. The first error, of reading or of
-/// printing, stops both.
-pub(super) fn each_body<'a>(
+/// Bodies are handed over in batches of about this many instructions: one hand-over per
+/// small function woke the other thread thousands of times (a system call each).
+#[cfg(feature = "parallel")]
+const BATCH_INSTRUCTIONS: usize = 2048;
+
+/// Reads every body of `m` in order and hands each to `print`, with the state `prepare`
+/// makes meanwhile (the reader starts first: with the `parallel` feature the first bodies
+/// are read while the printer numbers the module); returns that state and the identified
+/// structs in TypeFinder's order over the whole module. The first error, of preparing,
+/// reading or printing, stops both.
+pub(super) fn each_body<'a, S>(
     m: &Module<'a>,
-    mut print: impl FnMut(ReadBody<'a>) -> Result<()>,
-) -> Result<Vec<TypeRef>> {
+    prepare: impl FnOnce() -> Result<S>,
+    mut print: impl FnMut(&mut S, ReadBody<'a>) -> Result<()>,
+) -> Result<(S, Vec<TypeRef>)> {
     #[cfg(feature = "parallel")]
     {
         std::thread::scope(|scope| {
-            let (send, receive) = std::sync::mpsc::sync_channel(QUEUE);
-            let reader = scope.spawn(move || read_all(m, |b| send.send(b).is_ok()));
-            let mut printed = Ok(());
-            for b in receive {
-                if let Err(e) = print(b) {
-                    printed = Err(e);
-                    break;
+            let (send, receive) = std::sync::mpsc::sync_channel::<Vec<ReadBody<'a>>>(QUEUE);
+            let reader = scope.spawn(move || {
+                let mut batch = Vec::new();
+                let mut size = 0;
+                let order = read_all(m, |b| {
+                    size += b.body.instructions.len();
+                    batch.push(b);
+                    if size < BATCH_INSTRUCTIONS {
+                        return true;
+                    }
+                    size = 0;
+                    send.send(std::mem::take(&mut batch)).is_ok()
+                });
+                if !batch.is_empty() {
+                    let _ = send.send(batch);
                 }
-            }
+                order
+            });
+            let printed = (|| {
+                let mut state = prepare()?;
+                for batch in receive {
+                    for b in batch {
+                        print(&mut state, b)?;
+                    }
+                }
+                Ok(state)
+            })();
+            // On an error the receiver is dropped with the closure: the reader stops at
+            // its next send.
             let read = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            printed.and(read)
+            let state = printed?;
+            Ok((state, read?))
         })
     }
     #[cfg(not(feature = "parallel"))]
     {
+        let mut state = prepare()?;
         let mut printed = Ok(());
-        let order = read_all(m, |b| match print(b) {
+        let order = read_all(m, |b| match print(&mut state, b) {
             Ok(()) => true,
             Err(e) => {
                 printed = Err(e);
                 false
             }
         })?;
-        printed.map(|()| order)
+        printed.map(|()| (state, order))
     }
 }
 

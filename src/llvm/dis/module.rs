@@ -72,48 +72,54 @@ pub(super) fn print(
     module_id: &str,
     out: &mut dyn io::Write,
 ) -> std::result::Result<(), DisError> {
-    let mut md = Metadata::new();
-    for (id, name) in &m.md_kinds {
-        md.add_kind(*id, name);
-    }
-    for r in std::mem::take(&mut m.metadata) {
-        md.add_module_record(r).map_err(crate::llvm::module::invalid_error)?;
-    }
+    let records = std::mem::take(&mut m.metadata);
     let m = &m;
     // Bodies name numbered structs by number, which the whole module's order gives: with
     // such structs the bodies are read once for the order before they are printed.
     let known_order = if has_numbered_structs(&m.types) { Some(feed::read_all(m, |_| true)?) } else { None };
-    let tp = TypePrinter::new(
-        &m.types,
-        known_order.as_deref().unwrap_or_default(),
-        m.typed_pointers && major < 17,
-    );
-    let mut p = Printer {
-        m,
-        major,
-        types: m.types.clone(),
-        tp,
-        global_refs: GlobalRefs::default(),
-        attr_slots: FxHashMap::default(),
-        attr_order: Vec::new(),
-        function_attr_slots: FxHashMap::default(),
-        md,
-        md_slots: MdSlots::new(),
-        body: None,
-        ordinal: None,
-        locals: LocalSlots::default(),
-        dbg: Vec::new(),
-        module_addressed: module_addressed(m),
-        labels: FxHashMap::default(),
-        local_md_values: FxHashMap::default(),
+    // The printer's set-up (module metadata, slots) runs while the first bodies are read.
+    let prepare = || -> Result<Printer<'_, '_>> {
+        let mut md = Metadata::new();
+        for (id, name) in &m.md_kinds {
+            md.add_kind(*id, name);
+        }
+        for r in &records {
+            md.add_module_record(r).map_err(crate::llvm::module::invalid_error)?;
+        }
+        drop(records);
+        let tp = TypePrinter::new(
+            &m.types,
+            known_order.as_deref().unwrap_or_default(),
+            m.typed_pointers && major < 17,
+        );
+        let mut p = Printer {
+            m,
+            major,
+            types: m.types.clone(),
+            tp,
+            global_refs: GlobalRefs::default(),
+            attr_slots: FxHashMap::default(),
+            attr_order: Vec::new(),
+            function_attr_slots: FxHashMap::default(),
+            md,
+            md_slots: MdSlots::new(),
+            body: None,
+            ordinal: None,
+            locals: LocalSlots::default(),
+            dbg: Vec::new(),
+            module_addressed: module_addressed(m),
+            labels: FxHashMap::default(),
+            local_md_values: FxHashMap::default(),
+        };
+        p.tp.cache(&p.types);
+        p.number_module();
+        Ok(p)
     };
-    p.tp.cache(&p.types);
-    p.number_module();
     // The functions, each body printed and dropped in turn; their text waits for the
     // header, whose struct types the bodies decide.
     let mut functions = Waiting::default();
     let mut next = 0;
-    let found_order = feed::each_body(m, |read| {
+    let (mut p, found_order) = feed::each_body(m, prepare, |p, read| {
         p.types.add_from_copy(&read.added_types);
         p.tp.cache(&p.types);
         let index = read.body.function as usize;
@@ -721,7 +727,8 @@ impl<'m, 'a> Printer<'m, 'a> {
                 for (id, name) in &read.body.kinds {
                     self.md.add_kind(*id, name);
                 }
-                for r in std::mem::take(&mut read.body.metadata) {
+                // By reference: a record is a 256-byte enum, and there is one per node.
+                for r in &std::mem::take(&mut read.body.metadata) {
                     self.md.add_function_record(r).map_err(crate::llvm::module::invalid_error)?;
                 }
                 self.ordinal = Some(read.ordinal);

@@ -22,13 +22,13 @@ fn decode_signed(v: u64) -> i64 {
 
 impl<'a> Metadata<'a> {
     /// A record of the module-level METADATA_BLOCK.
-    pub fn add_module_record(&mut self, record: Record<'a>) -> Result<(), String> {
+    pub fn add_module_record(&mut self, record: &Record<'a>) -> Result<(), String> {
         self.add_record(record)
     }
 
     /// A record of a function-level METADATA_BLOCK (between [`Metadata::begin_function`]
     /// and [`Metadata::end_function`]).
-    pub fn add_function_record(&mut self, record: Record<'a>) -> Result<(), String> {
+    pub fn add_function_record(&mut self, record: &Record<'a>) -> Result<(), String> {
         if self.function.is_none() {
             return Err("function-level metadata record outside a function".into());
         }
@@ -45,7 +45,7 @@ impl<'a> Metadata<'a> {
         self.push(Md::Di { distinct, node: Box::new(node) }).map(|_| ())
     }
 
-    fn add_record(&mut self, record: Record<'a>) -> Result<(), String> {
+    fn add_record(&mut self, record: &Record<'a>) -> Result<(), String> {
         match record {
             Record::Strings(s) => {
                 let strings = metadata_strings(s.count, s.offset, s.data)
@@ -453,7 +453,7 @@ impl<'a> Metadata<'a> {
                         "METADATA_BLOCK/EXPRESSION: element encodings before version 3 are not read".into()
                     );
                 }
-                self.di(e.flags.distinct, DiNode::Expression(e.elements.into_boxed_slice()))?
+                self.di(e.flags.distinct, DiNode::Expression(e.elements.as_slice().into()))?
             }
             Record::GlobalVarExpr(g) => {
                 let node = DiNode::GlobalVariableExpression {
