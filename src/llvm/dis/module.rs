@@ -140,6 +140,36 @@ pub(super) fn print(
     }
     let order = known_order.unwrap_or(found_order);
     p.labels_for_globals()?;
+    // The summary depends on nothing the printer numbers: with the `parallel` feature it is
+    // written on another thread while the rest is.
+    let summary = || -> Result<String> {
+        let mut text = String::new();
+        super::summary::print(&mut text, m, module_id, major)?;
+        Ok(text)
+    };
+    #[cfg(feature = "parallel")]
+    return std::thread::scope(|scope| {
+        let summary = scope.spawn(summary);
+        write_rest(&mut p, &order, functions, module_id, out, || {
+            summary.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    });
+    #[cfg(not(feature = "parallel"))]
+    write_rest(&mut p, &order, functions, module_id, out, summary)
+}
+
+/// Writes the module's text: the header, struct types (`order`), comdats, globals, aliases
+/// and ifuncs, then the functions' waiting text, attribute groups, metadata and the
+/// summary `summary` gives.
+fn write_rest(
+    p: &mut Printer<'_, '_>,
+    order: &[TypeRef],
+    functions: Waiting,
+    module_id: &str,
+    out: &mut dyn io::Write,
+    summary: impl FnOnce() -> Result<String>,
+) -> std::result::Result<(), DisError> {
+    let m = p.m;
     let mut sink = Sink::new(out);
     let mut out = String::new();
     let out = &mut out;
@@ -175,7 +205,7 @@ pub(super) fn print(
     // Struct types.
     let mut numbered: Vec<TypeRef> = Vec::new();
     let mut named: Vec<TypeRef> = Vec::new();
-    for &t in &order {
+    for &t in order {
         if p.types.name(t).is_none_or(|n| n.is_empty()) {
             numbered.push(t);
         } else {
@@ -252,7 +282,7 @@ pub(super) fn print(
             let _ = writeln!(out, "attributes #{i} = {{ {a} }}");
         }
     }
-    let values = GlobalValues { p: &p };
+    let values = GlobalValues { p };
     let printer = MdPrinter::new(&p.md, &p.md_slots, p.major, &values);
     if p.md.named().next().is_some() {
         out.push('\n');
@@ -262,14 +292,14 @@ pub(super) fn print(
         out.push('\n');
         p.write_nodes(out, &mut sink);
     }
-    super::summary::print(out, m, module_id, major)?;
     sink.write(out);
+    sink.write_str(&summary()?);
     sink.finish().map_err(DisError::Output)
 }
 
 /// Modules with fewer numbered metadata nodes print them on one thread.
 #[cfg(feature = "parallel")]
-const NODES_TO_SPLIT: usize = 20_000;
+const NODES_TO_SPLIT: usize = 5_000;
 
 impl Printer<'_, '_> {
     /// The numbered metadata nodes: with the `parallel` feature and many nodes, the second
