@@ -80,8 +80,8 @@ impl<'m, 'a> Printer<'m, 'a> {
         if bi != 0 {
             pad_to_50(out);
             out.push(';');
-            match self.locals.preds.get(bi) {
-                Some(preds) if !preds.is_empty() => {
+            match self.locals.preds(bi) {
+                preds if !preds.is_empty() => {
                     out.push_str(" preds = ");
                     for (i, p) in preds.iter().enumerate() {
                         if i > 0 {

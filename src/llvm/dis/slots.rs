@@ -16,8 +16,10 @@ pub struct LocalSlots {
     first_local: u32,
     /// Slots of unnamed blocks, by block index.
     pub blocks: Vec<Option<u32>>,
-    /// Predecessors of each block, as `; preds =` lists them.
-    pub preds: Vec<Vec<u32>>,
+    /// Predecessors of every block, as `; preds =` lists them, one block after another...
+    preds: Vec<u32>,
+    /// ... from these indices, by block index (one more entry than blocks).
+    pred_start: Vec<u32>,
 }
 
 impl LocalSlots {
@@ -58,71 +60,105 @@ impl LocalSlots {
                 }
             }
         }
-        // Uses of each block in the order the reader makes them; the use list holds them
-        // newest first, unless a USELIST_BB record reorders it.
-        let mut uses: Vec<Vec<u32>> = vec![Vec::new(); body.blocks.len()];
+        // Uses of each block in the order the reader makes them, as (block, user) pairs;
+        // the use list holds them newest first, unless a USELIST_BB record reorders it.
+        // Only a block's last instruction, its terminator, names other blocks.
+        let mut uses: Vec<(u32, u32)> = Vec::with_capacity(body.blocks.len() * 2);
+        let mut addressed_seen = vec![false; body.blocks.len()];
         for &b in addressed {
-            if let Some(u) = uses.get_mut(b as usize) {
-                if u.is_empty() {
-                    u.push(u32::MAX);
+            if let Some(seen) = addressed_seen.get_mut(b as usize) {
+                if !*seen {
+                    *seen = true;
+                    uses.push((b, u32::MAX));
                 }
             }
         }
         for (bi, b) in body.blocks.iter().enumerate() {
-            for inst in body.instructions.get(b.start as usize..b.end as usize).unwrap_or_default() {
-                let mut add = |dest: u32| {
-                    if let Some(u) = uses.get_mut(dest as usize) {
-                        u.push(bi as u32);
-                    }
-                };
-                match &inst.op {
-                    Op::Br { dest, conditional } => {
-                        add(*dest);
-                        if let Some((_, f)) = conditional {
-                            add(*f);
-                        }
-                    }
-                    Op::Switch { default, cases, .. } => {
-                        add(*default);
-                        for (_, d) in cases {
-                            add(*d);
-                        }
-                    }
-                    Op::IndirectBr { dests, .. } => dests.iter().for_each(|d| add(*d)),
-                    Op::Invoke { normal, unwind, .. } => {
-                        add(*normal);
-                        add(*unwind);
-                    }
-                    Op::CallBr { default, indirect, .. } => {
-                        add(*default);
-                        indirect.iter().for_each(|d| add(*d));
-                    }
-                    Op::CleanupRet { unwind: Some(u), .. } => add(*u),
-                    Op::CatchRet { successor, .. } => add(*successor),
-                    Op::CatchSwitch { handlers, unwind, .. } => {
-                        if let Some(u) = unwind {
-                            add(*u);
-                        }
-                        handlers.iter().for_each(|d| add(*d));
-                    }
-                    _ => {}
+            let Some(last) = b.end.checked_sub(1).filter(|&l| l >= b.start) else { continue };
+            let Some(inst) = body.instructions.get(last as usize) else { continue };
+            let mut add = |dest: u32| {
+                if (dest as usize) < body.blocks.len() {
+                    uses.push((dest, bi as u32));
                 }
+            };
+            match &inst.op {
+                Op::Br { dest, conditional } => {
+                    add(*dest);
+                    if let Some((_, f)) = conditional {
+                        add(*f);
+                    }
+                }
+                Op::Switch { default, cases, .. } => {
+                    add(*default);
+                    for (_, d) in cases {
+                        add(*d);
+                    }
+                }
+                Op::IndirectBr { dests, .. } => dests.iter().for_each(|d| add(*d)),
+                Op::Invoke { normal, unwind, .. } => {
+                    add(*normal);
+                    add(*unwind);
+                }
+                Op::CallBr { default, indirect, .. } => {
+                    add(*default);
+                    indirect.iter().for_each(|d| add(*d));
+                }
+                Op::CleanupRet { unwind: Some(u), .. } => add(*u),
+                Op::CatchRet { successor, .. } => add(*successor),
+                Op::CatchSwitch { handlers, unwind, .. } => {
+                    if let Some(u) = unwind {
+                        add(*u);
+                    }
+                    handlers.iter().for_each(|d| add(*d));
+                }
+                _ => {}
             }
         }
-        let mut preds: Vec<Vec<u32>> = uses.into_iter().map(|u| u.into_iter().rev().collect()).collect();
+        // Grouped by block (a stable sort keeps the reader's order), each group newest first.
+        uses.sort_by_key(|&(dest, _)| dest);
+        let mut start = Vec::with_capacity(body.blocks.len() + 1);
+        let mut users = Vec::with_capacity(uses.len());
+        let mut rest = uses.as_slice();
+        for block in 0..body.blocks.len() as u32 {
+            start.push(users.len() as u32);
+            let n = rest.iter().take_while(|&&(dest, _)| dest == block).count();
+            let (group, after) = rest.split_at(n);
+            users.extend(group.iter().rev().map(|&(_, user)| user));
+            rest = after;
+        }
+        start.push(users.len() as u32);
         for (block, order) in use_lists {
-            let Some(list) = preds.get_mut(*block as usize) else { continue };
+            let range = start.get(*block as usize).zip(start.get(*block as usize + 1));
+            let Some(list) = range.and_then(|(&a, &b)| users.get_mut(a as usize..b as usize)) else {
+                continue;
+            };
             if order.len() != list.len() {
                 continue;
             }
             let mut keyed: Vec<(u64, u32)> = order.iter().copied().zip(list.iter().copied()).collect();
             keyed.sort_by_key(|(k, _)| *k);
-            *list = keyed.into_iter().map(|(_, b)| b).collect();
+            for (slot, (_, user)) in list.iter_mut().zip(keyed) {
+                *slot = user;
+            }
         }
-        for list in &mut preds {
-            list.retain(|b| *b != u32::MAX);
+        // The blockaddress uses count in the order but are no predecessors.
+        let mut pred_start = Vec::with_capacity(start.len());
+        let mut preds = Vec::with_capacity(users.len());
+        for range in start.windows(2) {
+            pred_start.push(preds.len() as u32);
+            let &[a, b] = range else { continue };
+            preds.extend(
+                users.get(a as usize..b as usize).unwrap_or_default().iter().filter(|&&u| u != u32::MAX),
+            );
         }
-        LocalSlots { values, first_local: body.first_local, blocks, preds }
+        pred_start.push(preds.len() as u32);
+        LocalSlots { values, first_local: body.first_local, blocks, pred_start, preds }
+    }
+
+    /// The predecessors of block `block`, as `; preds =` lists them.
+    pub fn preds(&self, block: usize) -> &[u32] {
+        let range = self.pred_start.get(block).zip(self.pred_start.get(block + 1));
+        range.and_then(|(&a, &b)| self.preds.get(a as usize..b as usize)).unwrap_or_default()
     }
 
     /// The slot of an unnamed argument or instruction result.
