@@ -274,24 +274,27 @@ fn write_rest(
         p.print_indirect(out, i, false);
         sink.spill(out);
     }
-    sink.write(out);
-    functions.write_to(&mut sink);
-    if !p.attr_order.is_empty() {
-        out.push('\n');
-        for (i, a) in p.attr_order.iter().enumerate() {
-            let _ = writeln!(out, "attributes #{i} = {{ {a} }}");
+    // The functions' text, attribute groups and named metadata go out while the second
+    // half of the numbered nodes is written (with many nodes and the `parallel` feature).
+    let p = &*p;
+    p.write_nodes(out, &mut sink, |out, sink| {
+        sink.write(out);
+        functions.write_to(sink);
+        if !p.attr_order.is_empty() {
+            out.push('\n');
+            for (i, a) in p.attr_order.iter().enumerate() {
+                let _ = writeln!(out, "attributes #{i} = {{ {a} }}");
+            }
         }
-    }
-    let values = GlobalValues { p };
-    let printer = MdPrinter::new(&p.md, &p.md_slots, p.major, &values);
-    if p.md.named().next().is_some() {
-        out.push('\n');
-        printer.write_named(out);
-    }
-    if !p.md_slots.nodes().is_empty() {
-        out.push('\n');
-        p.write_nodes(out, &mut sink);
-    }
+        if p.md.named().next().is_some() {
+            out.push('\n');
+            let values = GlobalValues { p };
+            MdPrinter::new(&p.md, &p.md_slots, p.major, &values).write_named(out);
+        }
+        if !p.md_slots.nodes().is_empty() {
+            out.push('\n');
+        }
+    });
     sink.write(out);
     sink.write_str(&summary()?);
     sink.finish().map_err(DisError::Output)
@@ -302,9 +305,15 @@ fn write_rest(
 const NODES_TO_SPLIT: usize = 5_000;
 
 impl Printer<'_, '_> {
-    /// The numbered metadata nodes: with the `parallel` feature and many nodes, the second
-    /// half is written on another thread meanwhile (its text waits for the first half).
-    fn write_nodes(&self, out: &mut String, sink: &mut Sink<'_>) {
+    /// The numbered metadata nodes, after the text `before` writes: with the `parallel`
+    /// feature and many nodes, the second half is written on another thread meanwhile
+    /// (its text waits for the first half).
+    fn write_nodes(
+        &self,
+        out: &mut String,
+        sink: &mut Sink<'_>,
+        before: impl FnOnce(&mut String, &mut Sink<'_>),
+    ) {
         let count = self.md_slots.nodes().len();
         let values = GlobalValues { p: self };
         let printer = MdPrinter::new(&self.md, &self.md_slots, self.major, &values);
@@ -319,6 +328,7 @@ impl Printer<'_, '_> {
                     printer.write_nodes(&mut text, half..count, &mut |_| {});
                     text
                 });
+                before(out, sink);
                 printer.write_nodes(out, 0..half, &mut |text| sink.spill(text));
                 second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             });
@@ -326,6 +336,7 @@ impl Printer<'_, '_> {
             sink.write_str(&second);
             return;
         }
+        before(out, sink);
         printer.write_nodes(out, 0..count, &mut |text| sink.spill(text));
     }
 }
