@@ -22,12 +22,12 @@ pub(super) struct ReadBody<'a> {
 
 /// How many batches of read bodies may wait for the printer.
 #[cfg(feature = "parallel")]
-const QUEUE: usize = 8;
+const QUEUE: usize = 2;
 
 /// Bodies are handed over in batches of about this many instructions: one hand-over per
 /// small function woke the other thread thousands of times (a system call each).
 #[cfg(feature = "parallel")]
-const BATCH_INSTRUCTIONS: usize = 2048;
+const BATCH_INSTRUCTIONS: usize = 1024;
 
 /// Reads every body of `m` in order and hands each to `print`, with the state `prepare`
 /// makes meanwhile (the reader starts first: with the `parallel` feature the first bodies
