@@ -1,8 +1,8 @@
 //! The function bodies a printer prints, read in function order. Each is checked and
 //! walked for the type order here, then handed to the printer, which drops it once
-//! printed: one body at a time is held, never the module's every body. With the
+//! printed: a few bodies at a time are held, never the module's every body. With the
 //! `parallel` feature the bodies are read on a thread of their own while the printer
-//! prints the ones before them.
+//! prints the ones before them, and handed over in batches (at most two waiting).
 
 use bitcode_schema_runtime::Result;
 
