@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::names;
 use super::text::push_tagged;
-use crate::llvm::module::{Module, ValueKind, ValueRef};
+use crate::llvm::module::{Module, ValueRef};
 
 /// The reference text of every global value, by value id.
 #[derive(Default)]
@@ -18,30 +18,25 @@ pub(super) struct GlobalRefs {
 }
 
 impl GlobalRefs {
-    /// Writes the reference of each global value of `m`: its name, or the slot `slot`
-    /// gives an unnamed one (`@<badref>` without).
-    pub fn new(m: &Module<'_>, slot: impl Fn(ValueRef) -> Option<u32>) -> Self {
-        let mut refs = GlobalRefs::default();
-        for (id, value) in m.values.iter().enumerate() {
-            let id = id as ValueRef;
-            if !matches!(
-                value.kind,
-                ValueKind::Global(_) | ValueKind::Function(_) | ValueKind::Alias(_) | ValueKind::Ifunc(_)
-            ) {
-                continue;
-            }
+    /// Writes the reference of each global value of `m`: its name, or for an unnamed one
+    /// its slot, numbered as SlotTracker numbers them (variables, aliases, ifuncs, then
+    /// functions).
+    pub fn new(m: &Module<'_>) -> Self {
+        let mut refs = GlobalRefs { text: String::new(), spans: vec![0..0; m.values.len()] };
+        let commons = (m.globals.iter().map(|g| &g.common))
+            .chain(m.aliases.iter().map(|a| &a.common))
+            .chain(m.ifuncs.iter().map(|i| &i.common))
+            .chain(m.functions.iter().map(|f| &f.common));
+        let mut unnamed = 0u32;
+        for c in commons {
             let start = refs.text.len() as u32;
-            match m.global_name(id) {
-                Some(n) if !n.is_empty() => names::name(&mut refs.text, '@', n),
-                _ => match slot(id) {
-                    Some(s) => push_tagged(&mut refs.text, "@", s),
-                    None => refs.text.push_str("@<badref>"),
-                },
+            if c.name.is_empty() {
+                push_tagged(&mut refs.text, "@", unnamed);
+                unnamed += 1;
+            } else {
+                names::name(&mut refs.text, '@', &c.name);
             }
-            if refs.spans.len() <= id as usize {
-                refs.spans.resize(id as usize + 1, 0..0);
-            }
-            if let Some(span) = refs.spans.get_mut(id as usize) {
+            if let Some(span) = refs.spans.get_mut(c.value_id as usize) {
                 *span = start..refs.text.len() as u32;
             }
         }

@@ -391,19 +391,27 @@ impl ValueWriter for GlobalValues<'_, '_, '_> {
 
 /// The value operands of a constant.
 pub(super) fn constant_operands(c: &Constant<'_>) -> Vec<ValueRef> {
+    let mut operands = Vec::new();
+    for_each_constant_operand(c, |v| operands.push(v));
+    operands
+}
+
+/// Visits the value operands of a constant in order.
+pub(super) fn for_each_constant_operand(c: &Constant<'_>, mut visit: impl FnMut(ValueRef)) {
+    let mut all = |ids: &[ValueRef]| ids.iter().for_each(|&id| visit(id));
     match c {
-        Constant::Aggregate(e) => e.clone(),
-        Constant::Binary { lhs, rhs, .. } | Constant::Compare { lhs, rhs, .. } => vec![*lhs, *rhs],
-        Constant::Unary { operand, .. } | Constant::Cast { operand, .. } => vec![*operand],
-        Constant::Gep { operands, .. } => operands.clone(),
+        Constant::Aggregate(e) => all(e),
+        Constant::Binary { lhs, rhs, .. } | Constant::Compare { lhs, rhs, .. } => all(&[*lhs, *rhs]),
+        Constant::Unary { operand, .. } | Constant::Cast { operand, .. } => all(&[*operand]),
+        Constant::Gep { operands, .. } => all(operands),
         Constant::Select(a, b, c) | Constant::InsertElement(a, b, c) | Constant::ShuffleVector(a, b, c) => {
-            vec![*a, *b, *c]
+            all(&[*a, *b, *c])
         }
-        Constant::ExtractElement(a, b) => vec![*a, *b],
-        Constant::BlockAddress { function, .. } => vec![*function],
-        Constant::DsoLocalEquivalent(v) | Constant::NoCfi(v) => vec![*v],
-        Constant::PtrAuth(v) => v.clone(),
-        _ => Vec::new(),
+        Constant::ExtractElement(a, b) => all(&[*a, *b]),
+        Constant::BlockAddress { function, .. } => all(&[*function]),
+        Constant::DsoLocalEquivalent(v) | Constant::NoCfi(v) => all(&[*v]),
+        Constant::PtrAuth(v) => all(v),
+        _ => {}
     }
 }
 
@@ -474,14 +482,9 @@ impl<'m, 'a> Printer<'m, 'a> {
     /// function attributes.
     fn number_module(&mut self) {
         let m = self.m;
-        // Slots of unnamed global values, by value id.
-        let mut global_slots: FxHashMap<ValueRef, u32> = FxHashMap::default();
-        let mut next = 0;
+        // Unnamed globals are numbered by GlobalRefs, in this same order.
+        self.global_refs = GlobalRefs::new(m);
         for (i, g) in m.globals.iter().enumerate() {
-            if g.common.name.is_empty() {
-                global_slots.insert(value_of(m, ValueKind::Global(i as u32)), next);
-                next += 1;
-            }
             for (_, node) in self.md.global_attachments(value_of(m, ValueKind::Global(i as u32))).to_vec() {
                 self.md_slots.number(&self.md, node);
             }
@@ -491,32 +494,15 @@ impl<'m, 'a> Printer<'m, 'a> {
                 }
             }
         }
-        for (i, a) in m.aliases.iter().enumerate() {
-            if a.common.name.is_empty() {
-                global_slots.insert(value_of(m, ValueKind::Alias(i as u32)), next);
-                next += 1;
-            }
-        }
-        for (i, a) in m.ifuncs.iter().enumerate() {
-            if a.common.name.is_empty() {
-                global_slots.insert(value_of(m, ValueKind::Ifunc(i as u32)), next);
-                next += 1;
-            }
-        }
         let named: Vec<MdRef> = self.md.named().flat_map(|(_, n)| n.to_vec()).collect();
         for n in named {
             self.md_slots.number(&self.md, n);
         }
-        for (i, f) in m.functions.iter().enumerate() {
-            if f.common.name.is_empty() {
-                global_slots.insert(value_of(m, ValueKind::Function(i as u32)), next);
-                next += 1;
-            }
+        for f in &m.functions {
             if let Some(set) = m.attributes.list(f.attributes).and_then(|l| l.function()) {
                 self.attr_slot(set);
             }
         }
-        self.global_refs = GlobalRefs::new(m, |id| global_slots.get(&id).copied());
     }
 
     /// The slot of an attribute set, given the next one when new.

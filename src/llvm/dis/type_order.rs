@@ -2,7 +2,7 @@
 //! globals, then each function's type, attributes and body, met one function at a time so
 //! that a body can be dropped once it has been walked.
 
-use super::module::{constant_operands, for_each_operand};
+use super::module::{for_each_constant_operand, for_each_operand};
 use super::types::TypeFinder;
 use crate::llvm::module::{
     Attribute, Constant, FunctionBody, Module, Op, TypeRef, Types, ValueKind, ValueRef,
@@ -113,7 +113,12 @@ impl TypeOrder {
             if let Constant::Gep { source, .. } = c {
                 self.finder.incorporate(types, *source);
             }
-            self.work.extend(constant_operands(c).into_iter().rev());
+            // Operands in order off the stack: pushed, then the new ones reversed.
+            let start = self.work.len();
+            for_each_constant_operand(c, |v| self.work.push(v));
+            if let Some(pushed) = self.work.get_mut(start..) {
+                pushed.reverse();
+            }
         }
     }
 }
