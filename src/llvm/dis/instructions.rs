@@ -61,21 +61,14 @@ impl<'m, 'a> Printer<'m, 'a> {
     /// Prints block `bi` of `b`.
     pub(super) fn print_block(&mut self, out: &mut String, b: &FunctionBody<'a>, bi: usize) -> Result<()> {
         let Some(block) = b.blocks.get(bi) else { return Ok(()) };
-        if let Some(name) = &block.name {
+        if block.name.is_some() || bi != 0 {
             out.push('\n');
-            let start = out.len();
-            names::name(out, '%', name);
-            out.remove(start);
-            out.push(':');
-        } else if bi != 0 {
-            out.push('\n');
-            match self.locals.blocks.get(bi).copied().flatten() {
-                Some(s) => {
-                    super::text::push_int(out, s);
-                    out.push(':');
-                }
-                None => out.push_str("<badref>:"),
+            // The label is the reference without its `%`.
+            match self.local_names.block(bi as u32).and_then(|r| r.get(1..)) {
+                Some(label) => out.push_str(label),
+                None => out.push_str("<badref>"),
             }
+            out.push(':');
         }
         if bi != 0 {
             pad_to_50(out);
@@ -111,16 +104,7 @@ impl<'m, 'a> Printer<'m, 'a> {
 
     /// `%name` or `%N` of a block.
     fn write_block_ref(&self, out: &mut String, bi: u32) {
-        let Some(b) = self.body.as_deref() else { return };
-        match b.blocks.get(bi as usize).and_then(|bb| bb.name.as_ref()) {
-            Some(n) => names::name(out, '%', n),
-            None => match self.locals.blocks.get(bi as usize).copied().flatten() {
-                Some(s) => {
-                    super::text::push_tagged(out, "%", s);
-                }
-                None => out.push_str("<badref>"),
-            },
-        }
+        out.push_str(self.local_names.block(bi).unwrap_or("<badref>"));
     }
 
     fn write_label(&self, out: &mut String, bi: u32) {
@@ -532,8 +516,7 @@ impl<'m, 'a> Printer<'m, 'a> {
                 self.write_same_typed(out, &[*v]);
             }
         }
-        let attachments = self.sorted_attachments(index, inst);
-        self.write_attachments(out, &attachments, ", ");
+        self.write_attachments(out, self.attachments(index), ", ");
         if let Op::Call { call, .. } | Op::Invoke { call, .. } = &inst.op {
             self.write_relocate_comment(out, b, call);
         }

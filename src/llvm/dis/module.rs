@@ -6,14 +6,13 @@ use std::fmt::Write;
 use std::io;
 use std::sync::Arc;
 
-use smallvec::SmallVec;
-
 use bitcode_schema_runtime::decode::Bytes;
 use bitcode_schema_runtime::Result;
 
 use super::attributes::AttrWriter;
 use super::feed::{self, ReadBody};
 use super::global_refs::GlobalRefs;
+use super::local_names::LocalNames;
 use super::md::{MdPrinter, MdRef, MdSlots, Metadata, ValueWriter};
 use super::names;
 use super::output::{Sink, Waiting};
@@ -54,9 +53,13 @@ pub(super) struct Printer<'m, 'a> {
     pub body: Option<Arc<FunctionBody<'a>>>,
     pub ordinal: Option<u32>,
     pub locals: LocalSlots,
-    /// The `!dbg` location of each instruction of the function being printed (DEBUG_LOC
-    /// records made into uniqued DILocations), by instruction index.
-    pub dbg: Vec<Option<MdRef>>,
+    /// The text of each local's reference, made from `locals`.
+    pub local_names: LocalNames,
+    /// The attachments of the instructions of the function being printed, as
+    /// [`Printer::attachments`] gives them, one instruction's after another...
+    attachments: Vec<(u32, MdRef)>,
+    /// ... up to these ends, by instruction index.
+    attachment_ends: Vec<u32>,
     /// The blocks module-level blockaddress constants take, by function index.
     module_addressed: FxHashMap<u32, Vec<u32>>,
     /// The labels of the blocks of each function a blockaddress names, by function index.
@@ -106,7 +109,9 @@ pub(super) fn print(
             body: None,
             ordinal: None,
             locals: LocalSlots::default(),
-            dbg: Vec::new(),
+            local_names: LocalNames::default(),
+            attachments: Vec::new(),
+            attachment_ends: Vec::new(),
             module_addressed: module_addressed(m),
             labels: FxHashMap::default(),
             local_md_values: FxHashMap::default(),
@@ -782,6 +787,7 @@ impl<'m, 'a> Printer<'m, 'a> {
         if let Some(b) = body {
             let addressed = self.addressed_blocks(index as u32, b);
             self.locals = LocalSlots::new(b, params.len(), &b.use_lists, &addressed);
+            self.local_names.fill(b, &self.locals);
             self.number_body_extras(b);
             self.find_labels(index as u32, b)?;
         }
@@ -1005,7 +1011,8 @@ impl<'m, 'a> Printer<'m, 'a> {
     /// nodes of its debug records, the node operands of an intrinsic call, its `!dbg`
     /// location, then its other attachments by kind.
     fn number_body_extras(&mut self, b: &FunctionBody<'a>) {
-        self.dbg.clear();
+        self.attachments.clear();
+        self.attachment_ends.clear();
         // Runs of instructions share a location (DEBUG_LOC_AGAIN): the last one's node
         // spares a look-up in the module-wide table.
         let mut last: Option<(crate::llvm::module::DebugLoc, Option<MdRef>)> = None;
@@ -1023,7 +1030,6 @@ impl<'m, 'a> Printer<'m, 'a> {
                     node
                 }
             };
-            self.dbg.push(dbg);
             for record in &inst.debug_records {
                 for node in super::debug_records::numbered_operands(record) {
                     if let Some(n) = self.md.get(u64::from(node)) {
@@ -1046,30 +1052,34 @@ impl<'m, 'a> Printer<'m, 'a> {
                     }
                 }
             }
-            let index = self.dbg.len() - 1;
-            for (_, n) in self.sorted_attachments(index, inst) {
+            // `!dbg` first (kind 0), then the others by kind id.
+            let start = self.attachments.len();
+            if let Some(dbg) = dbg {
+                self.attachments.push((DBG_KIND, dbg));
+            }
+            let others = self.attachments.len();
+            let md = &self.md;
+            self.attachments
+                .extend(inst.attachments.iter().filter_map(|(k, n)| Some((*k, md.get(u64::from(*n))?))));
+            if let Some(rest) = self.attachments.get_mut(others..) {
+                rest.sort_by_key(|(k, _)| *k);
+            }
+            for &(_, n) in self.attachments.get(start..).unwrap_or_default() {
                 self.md_slots.number(&self.md, n);
             }
+            self.attachment_ends.push(self.attachments.len() as u32);
         }
     }
 
-    /// The attachments of instruction `index` of the body: `!dbg` first (kind 0, its
-    /// debug location), then the others by kind id.
-    pub fn sorted_attachments(
-        &self,
-        index: usize,
-        inst: &crate::llvm::module::Instruction,
-    ) -> SmallVec<[(u32, MdRef); 4]> {
-        let mut list: SmallVec<[(u32, MdRef); 4]> = SmallVec::new();
-        if let Some(dbg) = self.dbg.get(index).copied().flatten() {
-            list.push((DBG_KIND, dbg));
-        }
-        let first = list.len();
-        list.extend(inst.attachments.iter().filter_map(|(k, n)| Some((*k, self.md.get(u64::from(*n))?))));
-        if let Some(rest) = list.get_mut(first..) {
-            rest.sort_by_key(|(k, _)| *k);
-        }
-        list
+    /// The attachments of instruction `index` of the function being printed: `!dbg` first
+    /// (kind 0, its debug location), then the others by kind id.
+    pub fn attachments(&self, index: usize) -> &[(u32, MdRef)] {
+        let start = match index.checked_sub(1) {
+            Some(before) => self.attachment_ends.get(before).copied().unwrap_or(0),
+            None => 0,
+        };
+        let end = self.attachment_ends.get(index).copied().unwrap_or(start);
+        self.attachments.get(start as usize..end as usize).unwrap_or_default()
     }
 
     /// A value of function-level metadata: `value` of the body with ordinal `function`,
@@ -1109,13 +1119,7 @@ impl<'m, 'a> Printer<'m, 'a> {
 
     /// `%name` or `%N` of a local value.
     pub fn write_local_name(&self, out: &mut String, id: ValueRef) {
-        if let Some(s) = self.locals.value(id) {
-            super::text::push_tagged(out, "%", s);
-        } else if let Some(n) = self.body.as_deref().and_then(|b| b.name(id)) {
-            names::name(out, '%', n);
-        } else {
-            out.push_str("<badref>");
-        }
+        out.push_str(self.local_names.value(id).unwrap_or("<badref>"));
     }
 
     /// The value with id `id` in the current scope.
