@@ -394,13 +394,6 @@ impl ValueWriter for GlobalValues<'_, '_, '_> {
     }
 }
 
-/// The value operands of a constant.
-pub(super) fn constant_operands(c: &Constant<'_>) -> Vec<ValueRef> {
-    let mut operands = Vec::new();
-    for_each_constant_operand(c, |v| operands.push(v));
-    operands
-}
-
 /// Visits the value operands of a constant in order.
 pub(super) fn for_each_constant_operand(c: &Constant<'_>, mut visit: impl FnMut(ValueRef)) {
     let mut all = |ids: &[ValueRef]| ids.iter().for_each(|&id| visit(id));
