@@ -6,7 +6,7 @@ use std::fmt::Write;
 use super::floats::write_float;
 use super::module::Printer;
 use super::names;
-use crate::llvm::ir::{BinaryOpcode, CastOpcode, CmpPredicate};
+use crate::llvm::ir::{BinaryOpcode, CastOpcode, CmpPredicate, GepFlags};
 use crate::llvm::module::{Constant, Type, TypeRef, ValueKind, ValueRef};
 
 /// The spelling of a binary opcode on operands of type `float`.
@@ -37,6 +37,18 @@ pub(super) fn predicate(p: CmpPredicate) -> (&'static str, bool) {
         other => other.name(),
     };
     (name, code < 32)
+}
+
+/// ` inbounds` (or ` nusw`, which it implies) and ` nuw` of a getelementptr.
+pub(super) fn write_gep_flags(out: &mut String, flags: GepFlags) {
+    if flags.inbounds {
+        out.push_str(" inbounds");
+    } else if flags.nusw {
+        out.push_str(" nusw");
+    }
+    if flags.nuw {
+        out.push_str(" nuw");
+    }
 }
 
 /// nuw/nsw/exact of a binary operation's flags word.
@@ -257,16 +269,9 @@ impl Printer<'_, '_> {
                 self.tp.write(out, types, ty);
                 out.push(')');
             }
-            Constant::Gep { source, inbounds, nusw, nuw, inrange_index, inrange, operands } => {
+            Constant::Gep { source, flags, inrange_index, inrange, operands } => {
                 out.push_str("getelementptr");
-                if *inbounds {
-                    out.push_str(" inbounds");
-                } else if *nusw {
-                    out.push_str(" nusw");
-                }
-                if *nuw {
-                    out.push_str(" nuw");
-                }
+                write_gep_flags(out, *flags);
                 if let Some((lo, hi)) = inrange {
                     let _ = write!(out, " inrange({lo}, {hi})");
                 }

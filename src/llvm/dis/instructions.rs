@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use bitcode_schema_runtime::Result;
 
-use super::constants::{binary_name, cast_name, predicate, write_binary_flags};
+use super::constants::{binary_name, cast_name, predicate, write_binary_flags, write_gep_flags};
 use super::md::{MdPrinter, ValueWriter};
 use super::module::Printer;
 use super::names;
@@ -192,16 +192,9 @@ impl<'m, 'a> Printer<'m, 'a> {
                 out.push_str(" to ");
                 self.tp.write(out, types, inst.ty);
             }
-            Op::Gep { source, inbounds, nusw, nuw, operands } => {
+            Op::Gep { source, flags, operands } => {
                 out.push_str("getelementptr");
-                if *inbounds {
-                    out.push_str(" inbounds");
-                } else if *nusw {
-                    out.push_str(" nusw");
-                }
-                if *nuw {
-                    out.push_str(" nuw");
-                }
+                write_gep_flags(out, *flags);
                 out.push(' ');
                 self.tp.write(out, types, *source);
                 out.push(',');

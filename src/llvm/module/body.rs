@@ -25,9 +25,15 @@ pub(super) fn read_constant<'a>(
     ty: TypeRef,
 ) -> std::result::Result<Constant<'a>, String> {
     use cb::Record as C;
-    let gep = |source: u32, inbounds: bool, nusw: bool, nuw: bool, inrange: Option<u64>, ops: Vec<u32>| {
-        Constant::Gep { source, inbounds, nusw, nuw, inrange_index: inrange, inrange: None, operands: ops }
+    let gep = |source: u32, flags: ir::GepFlags, inrange: Option<u64>, ops: Vec<u32>| Constant::Gep {
+        source,
+        flags,
+        inrange_index: inrange,
+        inrange: None,
+        operands: ops,
     };
+    // The records before GepFlags: inbounds or not, nothing else.
+    let only_inbounds = |inbounds: bool| ir::GepFlags { inbounds, nusw: false, nuw: false, other_bits: 0 };
     Ok(match r {
         C::Null(_) => Constant::Null,
         C::Undef(_) => Constant::Undef,
@@ -48,9 +54,7 @@ pub(super) fn read_constant<'a>(
             let source = g.source_type.ok_or("an old getelementptr constant")?.0;
             gep(
                 source,
-                false,
-                false,
-                false,
+                only_inbounds(false),
                 None,
                 g.operands.unwrap_or_default().iter().map(|o| o.value.0).collect(),
             )
@@ -59,20 +63,18 @@ pub(super) fn read_constant<'a>(
             let source = g.source_type.ok_or("an old getelementptr constant")?.0;
             gep(
                 source,
-                true,
-                false,
-                false,
+                only_inbounds(true),
                 None,
                 g.operands.unwrap_or_default().iter().map(|o| o.value.0).collect(),
             )
         }
         C::CeGepWithInrangeIndexOld(g) => {
             let ops = g.operands.iter().map(|o| o.value.0).collect();
-            gep(g.source_type.0, g.flags.inbounds, false, false, Some(g.flags.inrange_index), ops)
+            gep(g.source_type.0, only_inbounds(g.flags.inbounds), Some(g.flags.inrange_index), ops)
         }
         C::CeGep(g) => {
             let ops = g.operands.iter().map(|o| o.value.0).collect();
-            gep(g.source_type.0, g.flags.inbounds, g.flags.nusw, g.flags.nuw, None, ops)
+            gep(g.source_type.0, g.flags, None, ops)
         }
         C::CeGepWithInrange(g) => {
             // The range comes first; the pairs are the rest (ranges up to 64 bits only).
@@ -83,7 +85,7 @@ pub(super) fn read_constant<'a>(
             let ops = rest.chunks(2).filter_map(|p| p.get(1).map(|v| *v as u32)).collect();
             let bound =
                 |i: usize| range.get(i).map_or(0, |&v| bitcode_schema_runtime::decode::decode_signed(v));
-            let mut c = gep(g.source_type.0, g.flags.inbounds, g.flags.nusw, g.flags.nuw, None, ops);
+            let mut c = gep(g.source_type.0, g.flags, None, ops);
             if let Constant::Gep { inrange, .. } = &mut c {
                 *inrange = Some((bound(0), bound(1)));
             }
@@ -494,13 +496,7 @@ impl<'a> BodyReader<'_, 'a> {
                 operands.push(g.base.id.0);
                 operands.extend(g.indices.iter().map(|i| i.id.0));
                 let ty = self.gep_type(g.source_type.0, g.base, &g.indices, typed)?;
-                let op = Op::Gep {
-                    source: g.source_type.0,
-                    inbounds: g.flags.inbounds,
-                    nusw: g.flags.nusw,
-                    nuw: g.flags.nuw,
-                    operands,
-                };
+                let op = Op::Gep { source: g.source_type.0, flags: g.flags, operands };
                 self.push(ty, op)?;
             }
             F::InstVselect(s) => {

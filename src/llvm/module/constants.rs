@@ -2,7 +2,7 @@
 //! with their operands as value ids of the table they were read in (module or function).
 
 use super::types::TypeRef;
-use crate::llvm::ir::{BinaryOpcode, CastOpcode, CmpPredicate, UnaryOpcode};
+use crate::llvm::ir::{BinaryOpcode, CastOpcode, CmpPredicate, GepFlags, UnaryOpcode};
 use bitcode_schema_runtime::decode::Bytes;
 
 /// A value id: an index into the module's values, or a function's (module values first).
@@ -63,12 +63,8 @@ pub enum Constant<'a> {
     Gep {
         /// The source element type.
         source: TypeRef,
-        /// inbounds.
-        inbounds: bool,
-        /// nusw (LLVM 19+).
-        nusw: bool,
-        /// nuw (LLVM 19+).
-        nuw: bool,
+        /// inbounds, nusw, nuw.
+        flags: GepFlags,
         /// The index of the operand marked inrange (LLVM up to 18).
         inrange_index: Option<u64>,
         /// The inrange byte range (LLVM 19+, bit widths up to 64).

@@ -5,7 +5,7 @@ use smallvec::SmallVec;
 use super::constants::ValueRef;
 use super::types::TypeRef;
 use crate::llvm::ir::{
-    AtomicOrdering, BinaryOpcode, CallingConv, CastOpcode, CmpPredicate, RmwOperation, UnaryOpcode,
+    AtomicOrdering, BinaryOpcode, CallingConv, CastOpcode, CmpPredicate, GepFlags, RmwOperation, UnaryOpcode,
 };
 
 /// A list of value operands: most getelementptrs and calls have four or fewer, held
@@ -78,12 +78,8 @@ pub enum Op {
     Gep {
         /// The source element type.
         source: TypeRef,
-        /// `inbounds`.
-        inbounds: bool,
-        /// `nusw` (LLVM 19+).
-        nusw: bool,
-        /// `nuw` (LLVM 19+).
-        nuw: bool,
+        /// `inbounds`, `nusw`, `nuw`.
+        flags: GepFlags,
         /// The base pointer, then the indices.
         operands: ValueList,
     },
