@@ -3,6 +3,7 @@
 //! bodies use most values more than once, so checking and quoting each name every time
 //! cost more than copying its text.
 
+use super::lists::span;
 use super::names;
 use super::slots::LocalSlots;
 use super::text::push_tagged;
@@ -51,12 +52,7 @@ impl LocalNames {
 
     /// The reference at position `index` of `ends`, unless it is empty.
     fn get(&self, index: usize) -> Option<&str> {
-        let start = match index.checked_sub(1) {
-            Some(before) => *self.ends.get(before)? as usize,
-            None => 0,
-        };
-        let end = *self.ends.get(index)? as usize;
-        self.text.get(start..end).filter(|t| !t.is_empty())
+        self.text.get(span(&self.ends, index)?).filter(|t| !t.is_empty())
     }
 
     /// `%name` or `%N` of the argument or instruction result with value id `id`.

@@ -12,6 +12,7 @@ use bitcode_schema_runtime::Result;
 use super::attributes::AttrWriter;
 use super::feed::{self, ReadBody};
 use super::global_refs::GlobalRefs;
+use super::lists::Lists;
 use super::local_names::LocalNames;
 use super::md::{MdPrinter, MdRef, MdSlots, Metadata, ValueWriter};
 use super::names;
@@ -56,10 +57,8 @@ pub(super) struct Printer<'m, 'a> {
     /// The text of each local's reference, made from `locals`.
     pub local_names: LocalNames,
     /// The attachments of the instructions of the function being printed, as
-    /// [`Printer::attachments`] gives them, one instruction's after another...
-    attachments: Vec<(u32, MdRef)>,
-    /// ... up to these ends, by instruction index.
-    attachment_ends: Vec<u32>,
+    /// [`Printer::attachments`] gives them, by instruction index.
+    attachments: Lists<(u32, MdRef)>,
     /// The blocks module-level blockaddress constants take, by function index.
     module_addressed: FxHashMap<u32, Vec<u32>>,
     /// The labels of the blocks of each function a blockaddress names, by function index.
@@ -110,8 +109,7 @@ pub(super) fn print(
             ordinal: None,
             locals: LocalSlots::default(),
             local_names: LocalNames::default(),
-            attachments: Vec::new(),
-            attachment_ends: Vec::new(),
+            attachments: Lists::default(),
             module_addressed: module_addressed(m),
             labels: FxHashMap::default(),
             local_md_values: FxHashMap::default(),
@@ -454,6 +452,37 @@ pub(super) fn for_each_operand(op: &Op, mut visit: impl FnMut(ValueRef)) {
             all(args);
         }
         Op::CatchSwitch { parent, .. } => all(&[*parent]),
+        _ => {}
+    }
+}
+
+/// Visits the blocks a terminator may pass control to, in operand order (the blocks of a
+/// callbr's or catchswitch's list after its default or unwind destination).
+pub(super) fn for_each_successor(op: &Op, mut visit: impl FnMut(u32)) {
+    let mut all = |blocks: &[u32]| blocks.iter().for_each(|&b| visit(b));
+    match op {
+        Op::Br { dest, conditional } => {
+            all(&[*dest]);
+            if let Some((_, f)) = conditional {
+                all(&[*f]);
+            }
+        }
+        Op::Switch { default, cases, .. } => {
+            all(&[*default]);
+            cases.iter().for_each(|(_, d)| all(&[*d]));
+        }
+        Op::IndirectBr { dests, .. } => all(dests),
+        Op::Invoke { normal, unwind, .. } => all(&[*normal, *unwind]),
+        Op::CallBr { default, indirect, .. } => {
+            all(&[*default]);
+            all(indirect);
+        }
+        Op::CleanupRet { unwind: Some(u), .. } => all(&[*u]),
+        Op::CatchRet { successor, .. } => all(&[*successor]),
+        Op::CatchSwitch { handlers, unwind, .. } => {
+            all(unwind.as_slice());
+            all(handlers);
+        }
         _ => {}
     }
 }
@@ -1005,7 +1034,6 @@ impl<'m, 'a> Printer<'m, 'a> {
     /// location, then its other attachments by kind.
     fn number_body_extras(&mut self, b: &FunctionBody<'a>) {
         self.attachments.clear();
-        self.attachment_ends.clear();
         // Runs of instructions share a location (DEBUG_LOC_AGAIN): the last one's node
         // spares a look-up in the module-wide table.
         let mut last: Option<(crate::llvm::module::DebugLoc, Option<MdRef>)> = None;
@@ -1046,33 +1074,25 @@ impl<'m, 'a> Printer<'m, 'a> {
                 }
             }
             // `!dbg` first (kind 0), then the others by kind id.
-            let start = self.attachments.len();
-            if let Some(dbg) = dbg {
-                self.attachments.push((DBG_KIND, dbg));
-            }
-            let others = self.attachments.len();
+            self.attachments.extend(dbg.map(|node| (DBG_KIND, node)));
             let md = &self.md;
             self.attachments
                 .extend(inst.attachments.iter().filter_map(|(k, n)| Some((*k, md.get(u64::from(*n))?))));
-            if let Some(rest) = self.attachments.get_mut(others..) {
+            let others = usize::from(dbg.is_some());
+            if let Some(rest) = self.attachments.open().get_mut(others..) {
                 rest.sort_by_key(|(k, _)| *k);
             }
-            for &(_, n) in self.attachments.get(start..).unwrap_or_default() {
+            for &(_, n) in self.attachments.open().iter() {
                 self.md_slots.number(&self.md, n);
             }
-            self.attachment_ends.push(self.attachments.len() as u32);
+            self.attachments.close();
         }
     }
 
     /// The attachments of instruction `index` of the function being printed: `!dbg` first
     /// (kind 0, its debug location), then the others by kind id.
     pub fn attachments(&self, index: usize) -> &[(u32, MdRef)] {
-        let start = match index.checked_sub(1) {
-            Some(before) => self.attachment_ends.get(before).copied().unwrap_or(0),
-            None => 0,
-        };
-        let end = self.attachment_ends.get(index).copied().unwrap_or(start);
-        self.attachments.get(start as usize..end as usize).unwrap_or_default()
+        self.attachments.get(index)
     }
 
     /// A value of function-level metadata: `value` of the body with ordinal `function`,

@@ -1,7 +1,9 @@
 //! Slot numbers of a function's unnamed values and blocks (SlotTracker::processFunction)
 //! and each block's predecessors in use-list order.
 
-use crate::llvm::module::{FunctionBody, Op};
+use super::lists::Lists;
+use super::module::for_each_successor;
+use crate::llvm::module::FunctionBody;
 
 /// No slot.
 const NONE: u32 = u32::MAX;
@@ -16,10 +18,8 @@ pub struct LocalSlots {
     first_local: u32,
     /// Slots of unnamed blocks, by block index.
     pub blocks: Vec<Option<u32>>,
-    /// Predecessors of every block, as `; preds =` lists them, one block after another...
-    preds: Vec<u32>,
-    /// ... from these indices, by block index (one more entry than blocks).
-    pred_start: Vec<u32>,
+    /// Predecessors of each block, as `; preds =` lists them, by block index.
+    preds: Lists<u32>,
 }
 
 impl LocalSlots {
@@ -76,62 +76,25 @@ impl LocalSlots {
         for (bi, b) in body.blocks.iter().enumerate() {
             let Some(last) = b.end.checked_sub(1).filter(|&l| l >= b.start) else { continue };
             let Some(inst) = body.instructions.get(last as usize) else { continue };
-            let mut add = |dest: u32| {
+            for_each_successor(&inst.op, |dest| {
                 if (dest as usize) < body.blocks.len() {
                     uses.push((dest, bi as u32));
                 }
-            };
-            match &inst.op {
-                Op::Br { dest, conditional } => {
-                    add(*dest);
-                    if let Some((_, f)) = conditional {
-                        add(*f);
-                    }
-                }
-                Op::Switch { default, cases, .. } => {
-                    add(*default);
-                    for (_, d) in cases {
-                        add(*d);
-                    }
-                }
-                Op::IndirectBr { dests, .. } => dests.iter().for_each(|d| add(*d)),
-                Op::Invoke { normal, unwind, .. } => {
-                    add(*normal);
-                    add(*unwind);
-                }
-                Op::CallBr { default, indirect, .. } => {
-                    add(*default);
-                    indirect.iter().for_each(|d| add(*d));
-                }
-                Op::CleanupRet { unwind: Some(u), .. } => add(*u),
-                Op::CatchRet { successor, .. } => add(*successor),
-                Op::CatchSwitch { handlers, unwind, .. } => {
-                    if let Some(u) = unwind {
-                        add(*u);
-                    }
-                    handlers.iter().for_each(|d| add(*d));
-                }
-                _ => {}
-            }
+            });
         }
         // Grouped by block (a stable sort keeps the reader's order), each group newest first.
         uses.sort_by_key(|&(dest, _)| dest);
-        let mut start = Vec::with_capacity(body.blocks.len() + 1);
-        let mut users = Vec::with_capacity(uses.len());
+        let mut users = Lists::default();
         let mut rest = uses.as_slice();
         for block in 0..body.blocks.len() as u32 {
-            start.push(users.len() as u32);
             let n = rest.iter().take_while(|&&(dest, _)| dest == block).count();
             let (group, after) = rest.split_at(n);
             users.extend(group.iter().rev().map(|&(_, user)| user));
+            users.close();
             rest = after;
         }
-        start.push(users.len() as u32);
         for (block, order) in use_lists {
-            let range = start.get(*block as usize).zip(start.get(*block as usize + 1));
-            let Some(list) = range.and_then(|(&a, &b)| users.get_mut(a as usize..b as usize)) else {
-                continue;
-            };
+            let list = users.get_mut(*block as usize);
             if order.len() != list.len() {
                 continue;
             }
@@ -142,23 +105,17 @@ impl LocalSlots {
             }
         }
         // The blockaddress uses count in the order but are no predecessors.
-        let mut pred_start = Vec::with_capacity(start.len());
-        let mut preds = Vec::with_capacity(users.len());
-        for range in start.windows(2) {
-            pred_start.push(preds.len() as u32);
-            let &[a, b] = range else { continue };
-            preds.extend(
-                users.get(a as usize..b as usize).unwrap_or_default().iter().filter(|&&u| u != u32::MAX),
-            );
+        let mut preds = Lists::default();
+        for block in 0..body.blocks.len() {
+            preds.extend(users.get(block).iter().copied().filter(|&u| u != u32::MAX));
+            preds.close();
         }
-        pred_start.push(preds.len() as u32);
-        LocalSlots { values, first_local: body.first_local, blocks, pred_start, preds }
+        LocalSlots { values, first_local: body.first_local, blocks, preds }
     }
 
     /// The predecessors of block `block`, as `; preds =` lists them.
     pub fn preds(&self, block: usize) -> &[u32] {
-        let range = self.pred_start.get(block).zip(self.pred_start.get(block + 1));
-        range.and_then(|(&a, &b)| self.preds.get(a as usize..b as usize)).unwrap_or_default()
+        self.preds.get(block)
     }
 
     /// The slot of an unnamed argument or instruction result.
