@@ -2,7 +2,8 @@
 //! walked for the type order here, then handed to the printer, which drops it once
 //! printed: a few bodies at a time are held, never the module's every body. With the
 //! `parallel` feature the bodies are read on a thread of their own while the printer
-//! prints the ones before them, and handed over in batches (at most two waiting).
+//! prints the ones before them, and handed over in batches (at most two waiting); the
+//! printer hands each printed body back, for the reader's thread to free.
 
 use bitcode_schema_runtime::Result;
 
@@ -33,20 +34,28 @@ const BATCH_INSTRUCTIONS: usize = 1024;
 /// makes meanwhile (the reader starts first: with the `parallel` feature the first bodies
 /// are read while the printer numbers the module); returns that state and the identified
 /// structs in TypeFinder's order over the whole module. The first error, of preparing,
-/// reading or printing, stops both.
+/// reading or printing, stops both. `print` gives the body back when it is done with it.
 pub(super) fn each_body<'a, S>(
     m: &Module<'a>,
     prepare: impl FnOnce() -> Result<S>,
-    mut print: impl FnMut(&mut S, ReadBody<'a>) -> Result<()>,
+    mut print: impl FnMut(&mut S, ReadBody<'a>) -> Result<Option<FunctionBody<'a>>>,
 ) -> Result<(S, Vec<TypeRef>)> {
     #[cfg(feature = "parallel")]
     {
         std::thread::scope(|scope| {
             let (send, receive) = std::sync::mpsc::sync_channel::<Vec<ReadBody<'a>>>(QUEUE);
+            // Printed bodies go back to be freed where they were allocated: freed on the
+            // printer's thread, each of their blocks took the lock of the reader's malloc
+            // arena, which the reader held as often as not (a quarter of a rustc module's
+            // time went to malloc, free and the lock's system calls).
+            let (give_back, given_back) = std::sync::mpsc::channel::<Vec<FunctionBody<'a>>>();
             let reader = scope.spawn(move || {
                 let mut batch = Vec::new();
                 let mut size = 0;
                 let order = read_all(m, |b| {
+                    while let Ok(spent) = given_back.try_recv() {
+                        drop(spent);
+                    }
                     size += b.body.instructions.len();
                     batch.push(b);
                     if size < BATCH_INSTRUCTIONS {
@@ -63,9 +72,12 @@ pub(super) fn each_body<'a, S>(
             let printed = (|| {
                 let mut state = prepare()?;
                 for batch in receive {
+                    let mut spent = Vec::with_capacity(batch.len());
                     for b in batch {
-                        print(&mut state, b)?;
+                        spent.extend(print(&mut state, b)?);
                     }
+                    // The reader may have finished: then the bodies are freed here.
+                    let _ = give_back.send(spent);
                 }
                 Ok(state)
             })();
@@ -81,7 +93,7 @@ pub(super) fn each_body<'a, S>(
         let mut state = prepare()?;
         let mut printed = Ok(());
         let order = read_all(m, |b| match print(&mut state, b) {
-            Ok(()) => true,
+            Ok(_) => true,
             Err(e) => {
                 printed = Err(e);
                 false

@@ -132,9 +132,9 @@ pub(super) fn print(
             next += 1;
         }
         functions.text().push('\n');
-        p.print_function(functions.text(), index, Some(read))?;
+        let spent = p.print_function(functions.text(), index, Some(read))?;
         next = index + 1;
-        Ok(())
+        Ok(spent)
     })?;
     while next < m.functions.len() {
         functions.text().push('\n');
@@ -754,9 +754,16 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
     }
 
-    fn print_function(&mut self, out: &mut String, index: usize, read: Option<ReadBody<'a>>) -> Result<()> {
+    /// Prints function `index`, with its body if `read` holds it; gives the body back once
+    /// printed (for the reader's thread to free: see [`feed::each_body`]).
+    fn print_function(
+        &mut self,
+        out: &mut String,
+        index: usize,
+        read: Option<ReadBody<'a>>,
+    ) -> Result<Option<FunctionBody<'a>>> {
         let m = self.m;
-        let Some(f) = m.functions.get(index) else { return Ok(()) };
+        let Some(f) = m.functions.get(index) else { return Ok(None) };
         let c = &f.common;
         let attrs = m.attributes.list(f.attributes);
         let fn_attrs = attrs.and_then(|l| l.function());
@@ -776,13 +783,13 @@ impl<'m, 'a> Printer<'m, 'a> {
         // SlotTracker::processFunction.
         let fid = value_of(m, ValueKind::Function(index as u32));
         let shared: Option<Arc<FunctionBody<'a>>> = match read {
-            Some(mut read) => {
+            Some(read) => {
                 self.md.begin_function();
                 for (id, name) in &read.body.kinds {
                     self.md.add_kind(*id, name);
                 }
                 // By reference: a record is a 256-byte enum, and there is one per node.
-                for r in &std::mem::take(&mut read.body.metadata) {
+                for r in &read.body.metadata {
                     self.md.add_function_record(r).map_err(crate::llvm::module::invalid_error)?;
                 }
                 self.ordinal = Some(read.ordinal);
@@ -804,7 +811,7 @@ impl<'m, 'a> Printer<'m, 'a> {
         let Some((ret, params, vararg)) =
             self.types.function(c.value_type).map(|(r, p, v)| (r, p.to_vec(), v))
         else {
-            return Ok(());
+            return Ok(None);
         };
         if let Some(b) = body {
             let addressed = self.addressed_blocks(index as u32, b);
@@ -915,7 +922,7 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
         self.body = None;
         self.ordinal = None;
-        Ok(())
+        Ok(shared.and_then(|b| Arc::try_unwrap(b).ok()))
     }
 
     /// Writes the values of the current function's metadata that are its own constants,
