@@ -1,6 +1,6 @@
-//! The function bodies a printer prints, read in function order. Each is checked and
-//! walked for the type order here, then handed to the printer, which drops it once
-//! printed: a few bodies at a time are held, never the module's every body. With the
+//! The function bodies a printer prints, read in function order. Each is checked here
+//! (and walked for the struct order, when asked), then handed to the printer, which drops
+//! it once printed: a few bodies at a time are held, never the module's every body. With the
 //! `parallel` feature the bodies are read on a thread of their own while the printer
 //! prints the ones before them, and handed over in batches (at most two waiting); the
 //! printer hands each printed body back, for the reader's thread to free.
@@ -9,7 +9,7 @@ use bitcode_schema_runtime::Result;
 
 use super::nesting;
 use super::type_order::TypeOrder;
-use crate::llvm::module::{FunctionBody, Module, Type, TypeRef};
+use crate::llvm::module::{FunctionBody, Module, Type};
 
 /// One body, read.
 pub(super) struct ReadBody<'a> {
@@ -32,14 +32,14 @@ const BATCH_INSTRUCTIONS: usize = 1024;
 
 /// Reads every body of `m` in order and hands each to `print`, with the state `prepare`
 /// makes meanwhile (the reader starts first: with the `parallel` feature the first bodies
-/// are read while the printer numbers the module); returns that state and the identified
-/// structs in TypeFinder's order over the whole module. The first error, of preparing,
-/// reading or printing, stops both. `print` gives the body back when it is done with it.
+/// are read while the printer numbers the module); returns that state. The first error, of
+/// preparing, reading or printing, stops both. `print` gives the body back when it is done
+/// with it.
 pub(super) fn each_body<'a, S>(
     m: &Module<'a>,
     prepare: impl FnOnce() -> Result<S>,
     mut print: impl FnMut(&mut S, ReadBody<'a>) -> Result<Option<FunctionBody<'a>>>,
-) -> Result<(S, Vec<TypeRef>)> {
+) -> Result<S> {
     #[cfg(feature = "parallel")]
     {
         std::thread::scope(|scope| {
@@ -52,7 +52,7 @@ pub(super) fn each_body<'a, S>(
             let reader = scope.spawn(move || {
                 let mut batch = Vec::new();
                 let mut size = 0;
-                let order = read_all(m, |b| {
+                let read = read_all(m, None, |b| {
                     while let Ok(spent) = given_back.try_recv() {
                         drop(spent);
                     }
@@ -67,7 +67,7 @@ pub(super) fn each_body<'a, S>(
                 if !batch.is_empty() {
                     let _ = send.send(batch);
                 }
-                order
+                read
             });
             let printed = (|| {
                 let mut state = prepare()?;
@@ -85,33 +85,34 @@ pub(super) fn each_body<'a, S>(
             // its next send.
             let read = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             let state = printed?;
-            Ok((state, read?))
+            read?;
+            Ok(state)
         })
     }
     #[cfg(not(feature = "parallel"))]
     {
         let mut state = prepare()?;
         let mut printed = Ok(());
-        let order = read_all(m, |b| match print(&mut state, b) {
+        read_all(m, None, |b| match print(&mut state, b) {
             Ok(_) => true,
             Err(e) => {
                 printed = Err(e);
                 false
             }
         })?;
-        printed.map(|()| (state, order))
+        printed.map(|()| state)
     }
 }
 
-/// Reads, checks and walks every body of `m` in order, handing each to `take` (false:
-/// stop); returns the struct order.
+/// Reads and checks every body of `m` in order, handing each to `take` (false: stop);
+/// walks each function for the struct order, if given `order`.
 pub(super) fn read_all<'a>(
     m: &Module<'a>,
+    mut order: Option<&mut TypeOrder>,
     mut take: impl FnMut(ReadBody<'a>) -> bool,
-) -> Result<Vec<TypeRef>> {
+) -> Result<()> {
     let depths = nesting::module_depths(m)?;
     let mut types = m.types.clone();
-    let mut order = TypeOrder::new(m);
     let mut bodies = m.bodies().enumerate().peekable();
     for index in 0..m.functions.len() {
         let read = match bodies.peek() {
@@ -124,7 +125,9 @@ pub(super) fn read_all<'a>(
             }
             _ => None,
         };
-        order.function(m, &types, index, read.as_ref().map(|(_, body, _)| body));
+        if let Some(order) = order.as_deref_mut() {
+            order.function(m, &types, index, read.as_ref().map(|(_, body, _)| body));
+        }
         if let Some((ordinal, body, before)) = read {
             let added_types = types.added_since(before).to_vec();
             if !take(ReadBody { ordinal: ordinal as u32, body, added_types }) {
@@ -132,5 +135,5 @@ pub(super) fn read_all<'a>(
             }
         }
     }
-    Ok(order.finish())
+    Ok(())
 }

@@ -18,6 +18,7 @@ use super::md::{MdPrinter, MdRef, MdSlots, Metadata, ValueWriter};
 use super::names;
 use super::output::{Sink, Waiting};
 use super::slots::LocalSlots;
+use super::type_order::TypeOrder;
 use super::types::TypePrinter;
 use super::DisError;
 use crate::llvm::ir::{self, CallingConv, DllStorage, Linkage, ThreadLocal, UnnamedAddr, Visibility};
@@ -65,6 +66,9 @@ pub(super) struct Printer<'m, 'a> {
     labels: FxHashMap<u32, Vec<BlockLabel<'a>>>,
     /// Values of function-level metadata, by body ordinal and value id.
     local_md_values: FxHashMap<(u32, u32), LocalMdValue>,
+    /// TypeFinder's walk for the struct order, met function by function; `None` when the
+    /// order was known before the bodies were printed.
+    type_walk: Option<TypeOrder>,
 }
 
 /// Prints module `m` as llvm-dis `major` does, to `out`.
@@ -78,7 +82,13 @@ pub(super) fn print(
     let m = &m;
     // Bodies name numbered structs by number, which the whole module's order gives: with
     // such structs the bodies are read once for the order before they are printed.
-    let known_order = if has_numbered_structs(&m.types) { Some(feed::read_all(m, |_| true)?) } else { None };
+    let known_order = if has_numbered_structs(&m.types) {
+        let mut order = TypeOrder::new(m);
+        feed::read_all(m, Some(&mut order), |_| true)?;
+        Some(order.finish())
+    } else {
+        None
+    };
     // The printer's set-up (module metadata, slots) runs while the first bodies are read.
     let prepare = || -> Result<Printer<'_, '_>> {
         let mut md = Metadata::new();
@@ -97,6 +107,9 @@ pub(super) fn print(
         let mut p = Printer {
             m,
             major,
+            // TypeFinder's walk is the printer's, not the reader's: the printer waited for
+            // the reader more often than the reader for the printer.
+            type_walk: known_order.is_none().then(|| TypeOrder::new(m)),
             types: m.types.clone(),
             tp,
             global_refs: GlobalRefs::default(),
@@ -122,26 +135,29 @@ pub(super) fn print(
     // header, whose struct types the bodies decide.
     let mut functions = Waiting::default();
     let mut next = 0;
-    let (mut p, found_order) = feed::each_body(m, prepare, |p, read| {
+    let mut p = feed::each_body(m, prepare, |p, read| {
         p.types.add_from_copy(&read.added_types);
         p.tp.cache(&p.types);
         let index = read.body.function as usize;
         while next < index {
+            p.walk_types(next, None);
             functions.text().push('\n');
             p.print_function(functions.text(), next, None)?;
             next += 1;
         }
+        p.walk_types(index, Some(&read.body));
         functions.text().push('\n');
         let spent = p.print_function(functions.text(), index, Some(read))?;
         next = index + 1;
         Ok(spent)
     })?;
     while next < m.functions.len() {
+        p.walk_types(next, None);
         functions.text().push('\n');
         p.print_function(functions.text(), next, None)?;
         next += 1;
     }
-    let order = known_order.unwrap_or(found_order);
+    let order = known_order.or_else(|| p.type_walk.take().map(TypeOrder::finish)).unwrap_or_default();
     p.labels_for_globals()?;
     // The summary depends on nothing the printer numbers: with the `parallel` feature it is
     // written on another thread while the rest is.
@@ -751,6 +767,13 @@ impl<'m, 'a> Printer<'m, 'a> {
                 super::text::push_tagged(out, "cc ", n);
             }
             other => out.push_str(other.name()),
+        }
+    }
+
+    /// TypeFinder's walk over function `index` and its body, if the walk is the printer's.
+    fn walk_types(&mut self, index: usize, body: Option<&FunctionBody<'a>>) {
+        if let Some(walk) = self.type_walk.as_mut() {
+            walk.function(self.m, &self.types, index, body);
         }
     }
 
