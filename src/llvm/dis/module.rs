@@ -18,7 +18,7 @@ use super::md::{MdPrinter, MdRef, MdSlots, Metadata, ValueWriter};
 use super::names;
 use super::output::{Sink, Waiting};
 use super::slots::LocalSlots;
-use super::type_order::TypeOrder;
+use super::type_order::{StructOrder, TypeOrder};
 use super::types::TypePrinter;
 use super::DisError;
 use crate::llvm::ir::{self, CallingConv, DllStorage, Linkage, ThreadLocal, UnnamedAddr, Visibility};
@@ -66,9 +66,10 @@ pub(super) struct Printer<'m, 'a> {
     labels: FxHashMap<u32, Vec<BlockLabel<'a>>>,
     /// Values of function-level metadata, by body ordinal and value id.
     local_md_values: FxHashMap<(u32, u32), LocalMdValue>,
-    /// TypeFinder's walk for the struct order, met function by function; `None` when the
-    /// order was known before the bodies were printed.
-    type_walk: Option<TypeOrder>,
+    /// The struct order: known before the bodies, or TypeFinder's walk as they are printed
+    /// (the printer's, not the reader's: the printer waited for the reader more often than
+    /// the reader for the printer).
+    struct_order: StructOrder,
 }
 
 /// Prints module `m` as llvm-dis `major` does, to `out`.
@@ -99,17 +100,15 @@ pub(super) fn print(
             md.add_module_record(r).map_err(crate::llvm::module::invalid_error)?;
         }
         drop(records);
-        let tp = TypePrinter::new(
-            &m.types,
-            known_order.as_deref().unwrap_or_default(),
-            m.typed_pointers && major < 17,
-        );
+        let struct_order = match known_order {
+            Some(order) => StructOrder::Known(order),
+            None => StructOrder::Walking(TypeOrder::new(m)),
+        };
+        let tp = TypePrinter::new(&m.types, struct_order.known(), m.typed_pointers && major < 17);
         let mut p = Printer {
             m,
             major,
-            // TypeFinder's walk is the printer's, not the reader's: the printer waited for
-            // the reader more often than the reader for the printer.
-            type_walk: known_order.is_none().then(|| TypeOrder::new(m)),
+            struct_order,
             types: m.types.clone(),
             tp,
             global_refs: GlobalRefs::default(),
@@ -157,7 +156,7 @@ pub(super) fn print(
         p.print_function(functions.text(), next, None)?;
         next += 1;
     }
-    let order = known_order.or_else(|| p.type_walk.take().map(TypeOrder::finish)).unwrap_or_default();
+    let order = p.struct_order.take();
     p.labels_for_globals()?;
     // The summary depends on nothing the printer numbers: with the `parallel` feature it is
     // written on another thread while the rest is.
@@ -770,11 +769,9 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
     }
 
-    /// TypeFinder's walk over function `index` and its body, if the walk is the printer's.
+    /// TypeFinder's walk over function `index` and its body, if the order is being found.
     fn walk_types(&mut self, index: usize, body: Option<&FunctionBody<'a>>) {
-        if let Some(walk) = self.type_walk.as_mut() {
-            walk.function(self.m, &self.types, index, body);
-        }
+        self.struct_order.function(self.m, &self.types, index, body);
     }
 
     /// Prints function `index`, with its body if `read` holds it; gives the body back once

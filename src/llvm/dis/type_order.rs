@@ -8,6 +8,41 @@ use crate::llvm::module::{
     Attribute, Constant, FunctionBody, Module, Op, TypeRef, Types, ValueKind, ValueRef,
 };
 
+/// The order of the struct definitions, known before the bodies are printed or found by
+/// walking each function as it is printed.
+pub(super) enum StructOrder {
+    /// Found by a pass over every body before any was printed.
+    Known(Vec<TypeRef>),
+    /// Being found, function by function.
+    Walking(TypeOrder),
+}
+
+impl StructOrder {
+    /// The order as known before printing (empty while it is being found).
+    pub fn known(&self) -> &[TypeRef] {
+        match self {
+            StructOrder::Known(order) => order,
+            StructOrder::Walking(_) => &[],
+        }
+    }
+
+    /// Walks function `index` and its body, if the order is being found (see
+    /// [`TypeOrder::function`]).
+    pub fn function(&mut self, m: &Module<'_>, types: &Types, index: usize, body: Option<&FunctionBody<'_>>) {
+        if let StructOrder::Walking(walk) = self {
+            walk.function(m, types, index, body);
+        }
+    }
+
+    /// The order, once every function has been walked; leaves an empty known order.
+    pub fn take(&mut self) -> Vec<TypeRef> {
+        match std::mem::replace(self, StructOrder::Known(Vec::new())) {
+            StructOrder::Known(order) => order,
+            StructOrder::Walking(walk) => walk.finish(),
+        }
+    }
+}
+
 /// TypeFinder's state over one module.
 pub(super) struct TypeOrder {
     finder: TypeFinder,
