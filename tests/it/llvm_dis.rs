@@ -190,13 +190,25 @@ pub fn every_corpus_module_prints_as_its_llvm_dis() {
     assert!(regressions.is_empty(), "{TEST}: worse than the ratchet:\n  {}", regressions.join("\n  "));
 }
 
-/// The hand-written modules of tests/data/dis, assembled by llvm-as-16, print as
-/// llvm-dis-16 prints them.
+/// The `llvm-as` of LLVM `major`, if installed (22: rustc's `llvm-tools` component).
+fn llvm_as(major: u32) -> Option<PathBuf> {
+    match major {
+        22 => rustc_llvm_tool("llvm-as"),
+        _ => find_tool(&format!("llvm-as-{major}")),
+    }
+}
+
+/// The LLVM versions a hand-written module names on its first line (`; versions: 13 16`).
+fn versions_of(source: &Path) -> Vec<u32> {
+    let text = std::fs::read_to_string(source).unwrap();
+    let line = text.lines().next().and_then(|l| l.strip_prefix("; versions:"));
+    let line = line.unwrap_or_else(|| panic!("{}: no `; versions:` first line", source.display()));
+    line.split_whitespace().map(|v| v.parse().unwrap()).collect()
+}
+
+/// The hand-written modules of tests/data/dis, each assembled by the llvm-as of every
+/// version its first line names, print as that version's llvm-dis prints them.
 pub fn hand_written_modules_print_as_llvm_dis() {
-    let (Some(as16), Some(dis16)) = (require_tool(TEST, "llvm-as-16"), require_tool(TEST, "llvm-dis-16"))
-    else {
-        return;
-    };
     let scratch = std::env::temp_dir().join(format!("bitcode-llvm-dis-hand-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dis");
@@ -208,25 +220,36 @@ pub fn hand_written_modules_print_as_llvm_dis() {
     sources.sort();
     assert!(!sources.is_empty(), "{TEST}: no .ll files in {}", dir.display());
     let mut problems = Vec::new();
+    let mut compared = 0;
     for source in &sources {
         let name = source.file_stem().and_then(|n| n.to_str()).unwrap_or("?");
-        let bc = scratch.join(format!("{name}.bc"));
-        run(Command::new(&as16).arg(source).arg("-o").arg(&bc)).unwrap();
-        let expected = reference(&dis16, &bc, &scratch).unwrap();
-        let bytes = std::fs::read(&bc).unwrap();
-        let options = DisOptions { llvm_major: None, module_id: bc.display().to_string() };
-        let input = bitcode_schema::Input::parse(&bytes).unwrap();
-        let mut got = Vec::new();
-        for stream in input.streams().unwrap() {
-            got.extend(disassemble(&stream, &options).unwrap_or_else(|e| panic!("{name}: {e}")));
-        }
-        assert_eq!(got.len(), expected.len(), "{name}: module count");
-        for (g, e) in got.iter().zip(&expected) {
-            if let Some((first, off)) = difference(g, e) {
-                problems.push(format!("{name}: {off} lines differ; first at {first}"));
+        for major in versions_of(source) {
+            let (Some(assembler), Some(dis)) = (llvm_as(major), llvm_dis(major)) else {
+                missing(TEST, &format!("llvm-as or llvm-dis of LLVM {major}"));
+                continue;
+            };
+            let bc = scratch.join(format!("{name}-{major}.bc"));
+            run(Command::new(&assembler).arg(source).arg("-o").arg(&bc)).unwrap();
+            let expected = reference(&dis, &bc, &scratch).unwrap();
+            let bytes = std::fs::read(&bc).unwrap();
+            let options = DisOptions { llvm_major: None, module_id: bc.display().to_string() };
+            let input = bitcode_schema::Input::parse(&bytes).unwrap();
+            let mut got = Vec::new();
+            for stream in input.streams().unwrap() {
+                got.extend(
+                    disassemble(&stream, &options).unwrap_or_else(|e| panic!("{name} ({major}): {e}")),
+                );
             }
+            assert_eq!(got.len(), expected.len(), "{name} ({major}): module count");
+            for (g, e) in got.iter().zip(&expected) {
+                if let Some((first, off)) = difference(g, e) {
+                    problems.push(format!("{name} (LLVM {major}): {off} lines differ; first at {first}"));
+                }
+            }
+            compared += 1;
         }
     }
     let _ = std::fs::remove_dir_all(&scratch);
     assert!(problems.is_empty(), "{TEST}: {}", problems.join("\n"));
+    eprintln!("{TEST}: {compared} hand-written module builds equal to their llvm-dis");
 }

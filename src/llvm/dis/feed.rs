@@ -1,5 +1,5 @@
-//! The function bodies a printer prints, read in function order. Each is checked here
-//! (and walked for the struct order, when asked), then handed to the printer, which drops
+//! The function bodies a printer prints, read in function order. Each is checked here,
+//! then handed to the printer, which drops
 //! it once printed: a few bodies at a time are held, never the module's every body. With the
 //! `parallel` feature the bodies are read on a thread of their own while the printer
 //! prints the ones before them, and handed over in batches (at most two waiting); the
@@ -8,7 +8,6 @@
 use bitcode_schema_runtime::Result;
 
 use super::nesting;
-use super::type_order::TypeOrder;
 use crate::llvm::module::{FunctionBody, Module, Type};
 
 /// One body, read.
@@ -52,7 +51,7 @@ pub(super) fn each_body<'a, S>(
             let reader = scope.spawn(move || {
                 let mut batch = Vec::new();
                 let mut size = 0;
-                let read = read_all(m, None, |b| {
+                let read = read_all(m, |b| {
                     while let Ok(spent) = given_back.try_recv() {
                         drop(spent);
                     }
@@ -93,7 +92,7 @@ pub(super) fn each_body<'a, S>(
     {
         let mut state = prepare()?;
         let mut printed = Ok(());
-        read_all(m, None, |b| match print(&mut state, b) {
+        read_all(m, |b| match print(&mut state, b) {
             Ok(_) => true,
             Err(e) => {
                 printed = Err(e);
@@ -104,35 +103,17 @@ pub(super) fn each_body<'a, S>(
     }
 }
 
-/// Reads and checks every body of `m` in order, handing each to `take` (false: stop);
-/// walks each function for the struct order, if given `order`.
-pub(super) fn read_all<'a>(
-    m: &Module<'a>,
-    mut order: Option<&mut TypeOrder>,
-    mut take: impl FnMut(ReadBody<'a>) -> bool,
-) -> Result<()> {
+/// Reads and checks every body of `m` in order, handing each to `take` (false: stop).
+pub(super) fn read_all<'a>(m: &Module<'a>, mut take: impl FnMut(ReadBody<'a>) -> bool) -> Result<()> {
     let depths = nesting::module_depths(m)?;
     let mut types = m.types.clone();
-    let mut bodies = m.bodies().enumerate().peekable();
-    for index in 0..m.functions.len() {
-        let read = match bodies.peek() {
-            Some(&(ordinal, function)) if function as usize == index => {
-                bodies.next();
-                let before = types.len();
-                let body = m.read_body(ordinal, &mut types)?;
-                nesting::check_body(&body, &depths)?;
-                Some((ordinal, body, before))
-            }
-            _ => None,
-        };
-        if let Some(order) = order.as_deref_mut() {
-            order.function(m, &types, index, read.as_ref().map(|(_, body, _)| body));
-        }
-        if let Some((ordinal, body, before)) = read {
-            let added_types = types.added_since(before).to_vec();
-            if !take(ReadBody { ordinal: ordinal as u32, body, added_types }) {
-                break;
-            }
+    for (ordinal, _) in m.bodies().enumerate() {
+        let before = types.len();
+        let body = m.read_body(ordinal, &mut types)?;
+        nesting::check_body(&body, &depths)?;
+        let added_types = types.added_since(before).to_vec();
+        if !take(ReadBody { ordinal: ordinal as u32, body, added_types }) {
+            break;
         }
     }
     Ok(())

@@ -83,13 +83,7 @@ pub(super) fn print(
     let m = &m;
     // Bodies name numbered structs by number, which the whole module's order gives: with
     // such structs the bodies are read once for the order before they are printed.
-    let known_order = if has_numbered_structs(&m.types) {
-        let mut order = TypeOrder::new(m);
-        feed::read_all(m, Some(&mut order), |_| true)?;
-        Some(order.finish())
-    } else {
-        None
-    };
+    let known_order = if has_numbered_structs(&m.types) { Some(struct_order(m, &records)?) } else { None };
     // The printer's set-up (module metadata, slots) runs while the first bodies are read.
     let prepare = || -> Result<Printer<'_, '_>> {
         let mut md = Metadata::new();
@@ -139,24 +133,21 @@ pub(super) fn print(
         p.tp.cache(&p.types);
         let index = read.body.function as usize;
         while next < index {
-            p.walk_types(next, None);
             functions.text().push('\n');
             p.print_function(functions.text(), next, None)?;
             next += 1;
         }
-        p.walk_types(index, Some(&read.body));
         functions.text().push('\n');
         let spent = p.print_function(functions.text(), index, Some(read))?;
         next = index + 1;
         Ok(spent)
     })?;
     while next < m.functions.len() {
-        p.walk_types(next, None);
         functions.text().push('\n');
         p.print_function(functions.text(), next, None)?;
         next += 1;
     }
-    let order = p.struct_order.take();
+    let order = p.struct_order.take(m, &p.types, &p.md);
     p.labels_for_globals()?;
     // The summary depends on nothing the printer numbers: with the `parallel` feature it is
     // written on another thread while the rest is.
@@ -357,6 +348,52 @@ impl Printer<'_, '_> {
         before(out, sink);
         printer.write_nodes(out, 0..count, &mut |text| sink.spill(text));
     }
+}
+
+/// The order of the struct definitions, found by reading every body of `m` before any
+/// is printed; `records` are the module-level metadata records.
+fn struct_order(m: &Module<'_>, records: &[ir::metadata_block::Record<'_>]) -> Result<Vec<TypeRef>> {
+    let mut md = Metadata::new();
+    for r in records {
+        md.add_module_record(r).map_err(crate::llvm::module::invalid_error)?;
+    }
+    let mut order = TypeOrder::new(m);
+    let mut types = m.types.clone();
+    let mut next = 0;
+    let mut walk = |md: &Metadata<'_>, types: &Types, index: usize, body: Option<&FunctionBody<'_>>| {
+        order.function(m, types, md, index, body);
+    };
+    let mut failed = None;
+    feed::read_all(m, |read| {
+        types.add_from_copy(&read.added_types);
+        let index = read.body.function as usize;
+        while next < index {
+            walk(&md, &types, next, None);
+            next += 1;
+        }
+        md.begin_function();
+        for (id, name) in &read.body.kinds {
+            md.add_kind(*id, name);
+        }
+        for r in &read.body.metadata {
+            if let Err(e) = md.add_function_record(r) {
+                failed = Some(crate::llvm::module::invalid_error(e));
+                return false;
+            }
+        }
+        walk(&md, &types, index, Some(&read.body));
+        md.end_function();
+        next = index + 1;
+        true
+    })?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    while next < m.functions.len() {
+        walk(&md, &types, next, None);
+        next += 1;
+    }
+    Ok(order.finish(m, &types, &md))
 }
 
 /// Whether the type table has an identified struct without a name.
@@ -769,11 +806,6 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
     }
 
-    /// TypeFinder's walk over function `index` and its body, if the order is being found.
-    fn walk_types(&mut self, index: usize, body: Option<&FunctionBody<'a>>) {
-        self.struct_order.function(self.m, &self.types, index, body);
-    }
-
     /// Prints function `index`, with its body if `read` holds it; gives the body back once
     /// printed (for the reader's thread to free: see [`feed::each_body`]).
     fn print_function(
@@ -819,6 +851,8 @@ impl<'m, 'a> Printer<'m, 'a> {
         };
         self.body = shared.clone();
         let body = shared.as_deref();
+        // TypeFinder's walk, with the body's metadata in scope.
+        self.struct_order.function(m, &self.types, &self.md, index, body);
         let attachments: Vec<(u32, MdRef)> = match body {
             Some(b) => {
                 b.attachments.iter().filter_map(|(k, n)| Some((*k, self.md.get(u64::from(*n))?))).collect()

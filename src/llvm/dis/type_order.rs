@@ -1,11 +1,15 @@
 //! The order of the struct definitions at the top of a module: TypeFinder's walk over the
 //! globals, then each function's type, attributes and body, met one function at a time so
-//! that a body can be dropped once it has been walked.
+//! that a body can be dropped once it has been walked, then the named metadata.
 
+use smallvec::SmallVec;
+
+use super::md::{MdRef, Metadata};
 use super::module::{for_each_constant_operand, for_each_operand};
 use super::types::TypeFinder;
+use crate::llvm::module::metadata::{DiNode, Md};
 use crate::llvm::module::{
-    Attribute, Constant, FunctionBody, Module, Op, TypeRef, Types, ValueKind, ValueRef,
+    Attribute, Call, Constant, FunctionBody, Module, Op, Type, TypeRef, Types, ValueKind, ValueRef,
 };
 
 /// The order of the struct definitions, known before the bodies are printed or found by
@@ -28,17 +32,25 @@ impl StructOrder {
 
     /// Walks function `index` and its body, if the order is being found (see
     /// [`TypeOrder::function`]).
-    pub fn function(&mut self, m: &Module<'_>, types: &Types, index: usize, body: Option<&FunctionBody<'_>>) {
+    pub fn function(
+        &mut self,
+        m: &Module<'_>,
+        types: &Types,
+        md: &Metadata<'_>,
+        index: usize,
+        body: Option<&FunctionBody<'_>>,
+    ) {
         if let StructOrder::Walking(walk) = self {
-            walk.function(m, types, index, body);
+            walk.function(m, types, md, index, body);
         }
     }
 
-    /// The order, once every function has been walked; leaves an empty known order.
-    pub fn take(&mut self) -> Vec<TypeRef> {
+    /// The order, once every function has been walked (see [`TypeOrder::finish`]); leaves
+    /// an empty known order.
+    pub fn take(&mut self, m: &Module<'_>, types: &Types, md: &Metadata<'_>) -> Vec<TypeRef> {
         match std::mem::replace(self, StructOrder::Known(Vec::new())) {
             StructOrder::Known(order) => order,
-            StructOrder::Walking(walk) => walk.finish(),
+            StructOrder::Walking(walk) => walk.finish(m, types, md),
         }
     }
 }
@@ -52,6 +64,10 @@ pub(super) struct TypeOrder {
     seen_local: Vec<bool>,
     /// The constants still to walk.
     work: Vec<ValueRef>,
+    /// Metadata nodes already walked, by arena index.
+    seen_nodes: Vec<bool>,
+    /// The metadata operands still to walk.
+    md_work: Vec<MdRef>,
 }
 
 impl TypeOrder {
@@ -62,6 +78,8 @@ impl TypeOrder {
             seen_constants: vec![false; m.values.len()],
             seen_local: Vec::new(),
             work: Vec::new(),
+            seen_nodes: Vec::new(),
+            md_work: Vec::new(),
         };
         let pointer_or_value =
             |ty: TypeRef, value_type: TypeRef| if m.typed_pointers { ty } else { value_type };
@@ -82,15 +100,23 @@ impl TypeOrder {
     }
 
     /// Walks function `index` (declared or defined) and its body, if it has one. `types`
-    /// holds the types the body's reading added.
-    pub fn function(&mut self, m: &Module<'_>, types: &Types, index: usize, body: Option<&FunctionBody<'_>>) {
+    /// holds the types the body's reading added; `md` resolves the body's metadata ids.
+    pub fn function(
+        &mut self,
+        m: &Module<'_>,
+        types: &Types,
+        md: &Metadata<'_>,
+        index: usize,
+        body: Option<&FunctionBody<'_>>,
+    ) {
         let Some(func) = m.functions.get(index) else { return };
         self.finder
             .incorporate(types, if m.typed_pointers { func.common.ty } else { func.common.value_type });
         if !m.typed_pointers {
             self.attributes(m, types, func.attributes);
         }
-        for v in [func.prefix, func.prologue, func.personality].into_iter().flatten() {
+        // The function's operands: personality, prefix and prologue, in that order.
+        for v in [func.personality, func.prefix, func.prologue].into_iter().flatten() {
             self.value(m, types, None, v);
         }
         let Some(body) = body else { return };
@@ -98,7 +124,12 @@ impl TypeOrder {
         self.seen_local.resize(body.values.len(), false);
         for inst in &body.instructions {
             self.finder.incorporate(types, inst.ty);
-            for_each_operand(&inst.op, |op| self.value(m, types, Some(body), op));
+            match &inst.op {
+                Op::Call { call, .. } | Op::Invoke { call, .. } | Op::CallBr { call, .. } => {
+                    self.call_operands(m, types, md, body, call)
+                }
+                op => for_each_operand(op, |v| self.value(m, types, Some(body), v)),
+            }
             match &inst.op {
                 Op::Gep { source, .. } => self.finder.incorporate(types, *source),
                 Op::Alloca { allocated, .. } => self.finder.incorporate(types, *allocated),
@@ -109,12 +140,135 @@ impl TypeOrder {
                 }
                 _ => {}
             }
+            // Types hiding in the attachments (`!dbg` is the debug location, not one of
+            // them), in kind order.
+            let mut attached: SmallVec<[(u32, MdRef); 4]> =
+                inst.attachments.iter().filter_map(|&(k, n)| Some((k, md.get(u64::from(n))?))).collect();
+            attached.sort_by_key(|&(k, _)| k);
+            for (_, node) in attached {
+                self.node(m, types, md, Some(body), node);
+            }
+            // And in the debug records' locations.
+            for record in &inst.debug_records {
+                match record.value {
+                    Some(v) => self.value(m, types, Some(body), v),
+                    // A variable record's location is its fourth operand (a label has two).
+                    None => {
+                        if let Some(location) = record.operands.get(3).and_then(|&id| md.get(u64::from(id))) {
+                            self.metadata_as_value(m, types, md, Some(body), location);
+                        }
+                    }
+                }
+            }
         }
     }
 
-    /// The identified structs in the order met.
-    pub fn finish(self) -> Vec<TypeRef> {
+    /// The identified structs in the order met, after the named metadata's are.
+    pub fn finish(mut self, m: &Module<'_>, types: &Types, md: &Metadata<'_>) -> Vec<TypeRef> {
+        for (_, nodes) in md.named() {
+            for &node in nodes {
+                self.node(m, types, md, None, node);
+            }
+        }
         self.finder.structs
+    }
+
+    /// A call's operands in LLVM's order: the arguments (metadata ones as metadata), the
+    /// operand bundles' inputs, the callee.
+    fn call_operands(
+        &mut self,
+        m: &Module<'_>,
+        types: &Types,
+        md: &Metadata<'_>,
+        body: &FunctionBody<'_>,
+        call: &Call,
+    ) {
+        let params = types.function(call.function_type).map_or(&[][..], |(_, params, _)| params);
+        for (i, &arg) in call.args.iter().enumerate() {
+            let is_metadata = params.get(i).is_some_and(|&p| matches!(types.get(p), Some(Type::Metadata)));
+            match is_metadata.then(|| md.get(u64::from(arg))) {
+                Some(Some(operand)) => self.metadata_as_value(m, types, md, Some(body), operand),
+                Some(None) => {}
+                None => self.value(m, types, Some(body), arg),
+            }
+        }
+        for (_, inputs) in &call.bundles {
+            for &v in inputs {
+                self.value(m, types, Some(body), v);
+            }
+        }
+        self.value(m, types, Some(body), call.callee);
+    }
+
+    /// TypeFinder::incorporateValue of a MetadataAsValue: a node's graph, a wrapped value,
+    /// or a DIArgList's values.
+    fn metadata_as_value(
+        &mut self,
+        m: &Module<'_>,
+        types: &Types,
+        md: &Metadata<'_>,
+        body: Option<&FunctionBody<'_>>,
+        operand: MdRef,
+    ) {
+        match md.entry(operand) {
+            Some(Md::Value { value, .. }) => self.value(m, types, body, *value),
+            Some(Md::Di { node, .. }) => match &**node {
+                DiNode::ArgList(args) => {
+                    for arg in args.iter().flatten() {
+                        if let Some(Md::Value { value, .. }) = md.entry(*arg) {
+                            self.value(m, types, body, *value);
+                        }
+                    }
+                }
+                _ => self.node(m, types, md, body, operand),
+            },
+            Some(Md::Tuple { .. } | Md::Location { .. }) => self.node(m, types, md, body, operand),
+            _ => {}
+        }
+    }
+
+    /// TypeFinder::incorporateMDNode: `node` and, depth first in operand order, every node
+    /// under it not walked before, with the values among their operands (only constants
+    /// have types to find). `body` holds the values of a function's metadata.
+    fn node(
+        &mut self,
+        m: &Module<'_>,
+        types: &Types,
+        md: &Metadata<'_>,
+        body: Option<&FunctionBody<'_>>,
+        node: MdRef,
+    ) {
+        let mut work = std::mem::take(&mut self.md_work);
+        work.clear();
+        work.push(node);
+        while let Some(next) = work.pop() {
+            let index = next.index() as usize;
+            match md.entry(next) {
+                Some(Md::Value { value, .. }) => self.value(m, types, body, *value),
+                Some(entry @ (Md::Tuple { .. } | Md::Di { .. } | Md::Location { .. })) => {
+                    if self.seen_nodes.len() <= index {
+                        self.seen_nodes.resize(md.len().max(index + 1), false);
+                    }
+                    match self.seen_nodes.get_mut(index) {
+                        Some(seen) if !*seen => *seen = true,
+                        _ => continue,
+                    }
+                    // The operands, to be taken in order off the stack.
+                    let start = work.len();
+                    match entry {
+                        Md::Tuple { operands, .. } => work.extend(operands.iter().flatten()),
+                        Md::Di { node, .. } => node.operands(|op| work.push(op)),
+                        Md::Location { location, .. } => location.operands(|op| work.push(op)),
+                        _ => {}
+                    }
+                    if let Some(pushed) = work.get_mut(start..) {
+                        pushed.reverse();
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.md_work = work;
     }
 
     /// TypeFinder::incorporateAttributes: the types of type attributes (`byval(%T)`...).

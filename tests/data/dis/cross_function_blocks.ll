@@ -1,3 +1,4 @@
+; versions: 16
 ; Blocks and structs that cross function boundaries, which the printer, holding one body
 ; at a time, must look up again: blockaddress constants naming a later function's
 ; numbered block (in a body and in a global initializer), numbered struct types used
