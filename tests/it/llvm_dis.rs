@@ -12,7 +12,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use bitcode_schema::llvm::dis::{disassemble, producer_major, DisOptions};
+use bitcode_schema::llvm::dis::{disassemble, producer_major, write_module_to_file, DisOptions};
+use bitcode_schema::llvm::module::read_modules;
 
 use crate::common::*;
 
@@ -94,7 +95,28 @@ struct Outcome {
     problems: Vec<String>,
 }
 
-/// Prints every module of `file` both ways and compares.
+/// Every module of `stream` printed by the project: into strings ([`disassemble`], the
+/// functions' text waiting for the header), or given a path `into_file` into files named
+/// after it ([`write_module_to_file`], the header's struct types put right at the end).
+fn print(
+    stream: &bitcode_schema::Bitstream<'_>,
+    options: &DisOptions,
+    into_file: Option<&Path>,
+) -> bitcode_schema::Result<Vec<String>> {
+    let Some(prefix) = into_file else { return disassemble(stream, options) };
+    let mut texts = Vec::new();
+    for (i, m) in read_modules(stream)?.into_iter().enumerate() {
+        let path = PathBuf::from(format!("{}.printed.{i}.ll", prefix.display()));
+        let file = std::fs::File::create(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        write_module_to_file(m, options, &file).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        texts.push(std::fs::read_to_string(&path).unwrap());
+        std::fs::remove_file(&path).unwrap();
+    }
+    Ok(texts)
+}
+
+/// Prints every module of `file` with llvm-dis and with the project (into strings and into
+/// files) and compares.
 fn compare(file: &Path, producer: &'static str, major: u32, tool: &Path, scratch: &Path) -> Outcome {
     let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
     let mut outcome = Outcome { producer, modules: 1, equal: 0, lines_off: 0, problems: Vec::new() };
@@ -109,38 +131,48 @@ fn compare(file: &Path, producer: &'static str, major: u32, tool: &Path, scratch
     let bytes = std::fs::read(file).unwrap();
     // The module's path as llvm-dis was given it: a summary's `^0 = module:` line holds it.
     let options = DisOptions { llvm_major: None, module_id: file.display().to_string() };
-    let got = bitcode_schema::Input::parse(&bytes).and_then(|input| {
-        let mut texts = Vec::new();
-        for stream in input.streams()? {
-            let found = producer_major(&stream);
-            if found != Some(major) {
-                outcome.problems.push(format!("{name}: producer_major says {found:?}, not {major}"));
+    // Into strings and into a file: a module is equal when both are.
+    let mut equal = vec![true; expected.len()];
+    for into_file in [None, Some(scratch.join(&name))] {
+        let way = if into_file.is_some() { "into a file" } else { "into a string" };
+        let got = bitcode_schema::Input::parse(&bytes).and_then(|input| {
+            let mut texts = Vec::new();
+            for stream in input.streams()? {
+                let found = producer_major(&stream);
+                if found != Some(major) {
+                    outcome.problems.push(format!("{name}: producer_major says {found:?}, not {major}"));
+                }
+                texts.extend(print(&stream, &options, into_file.as_deref())?);
             }
-            texts.extend(disassemble(&stream, &options)?);
-        }
-        Ok(texts)
-    });
-    let got = match got {
-        Ok(texts) => texts,
-        Err(e) => {
-            outcome.problems.push(format!("{name}: error: {e}"));
-            outcome.lines_off = expected.iter().map(|t| t.lines().count()).sum();
+            Ok(texts)
+        });
+        let got = match got {
+            Ok(texts) => texts,
+            Err(e) => {
+                outcome.problems.push(format!("{name}: error: {e}"));
+                outcome.lines_off = expected.iter().map(|t| t.lines().count()).sum();
+                return outcome;
+            }
+        };
+        if got.len() != expected.len() {
+            outcome.problems.push(format!(
+                "{name}: {} modules, llvm-dis prints {}",
+                got.len(),
+                expected.len()
+            ));
             return outcome;
         }
-    };
-    if got.len() != expected.len() {
-        outcome.problems.push(format!("{name}: {} modules, llvm-dis prints {}", got.len(), expected.len()));
-        return outcome;
-    }
-    for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
-        match difference(g, e) {
-            None => outcome.equal += 1,
-            Some((first, off)) => {
+        for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
+            if let Some((first, off)) = difference(g, e) {
+                equal[i] = false;
                 outcome.lines_off += off;
-                outcome.problems.push(format!("{name} (module {i}): {off} lines differ; first at {first}"));
+                outcome
+                    .problems
+                    .push(format!("{name} (module {i}, {way}): {off} lines differ; first at {first}"));
             }
         }
     }
+    outcome.equal = equal.iter().filter(|&&e| e).count();
     outcome
 }
 
@@ -207,7 +239,8 @@ fn versions_of(source: &Path) -> Vec<u32> {
 }
 
 /// The hand-written modules of tests/data/dis, each assembled by the llvm-as of every
-/// version its first line names, print as that version's llvm-dis prints them.
+/// version its first line names, print as that version's llvm-dis prints them, into a
+/// string and into a file.
 pub fn hand_written_modules_print_as_llvm_dis() {
     let scratch = std::env::temp_dir().join(format!("bitcode-llvm-dis-hand-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
@@ -233,17 +266,23 @@ pub fn hand_written_modules_print_as_llvm_dis() {
             let expected = reference(&dis, &bc, &scratch).unwrap();
             let bytes = std::fs::read(&bc).unwrap();
             let options = DisOptions { llvm_major: None, module_id: bc.display().to_string() };
-            let input = bitcode_schema::Input::parse(&bytes).unwrap();
-            let mut got = Vec::new();
-            for stream in input.streams().unwrap() {
-                got.extend(
-                    disassemble(&stream, &options).unwrap_or_else(|e| panic!("{name} ({major}): {e}")),
-                );
-            }
-            assert_eq!(got.len(), expected.len(), "{name} ({major}): module count");
-            for (g, e) in got.iter().zip(&expected) {
-                if let Some((first, off)) = difference(g, e) {
-                    problems.push(format!("{name} (LLVM {major}): {off} lines differ; first at {first}"));
+            for into_file in [None, Some(scratch.join(format!("{name}-{major}")))] {
+                let way = if into_file.is_some() { "into a file" } else { "into a string" };
+                let input = bitcode_schema::Input::parse(&bytes).unwrap();
+                let mut got = Vec::new();
+                for stream in input.streams().unwrap() {
+                    got.extend(
+                        print(&stream, &options, into_file.as_deref())
+                            .unwrap_or_else(|e| panic!("{name} ({major}): {e}")),
+                    );
+                }
+                assert_eq!(got.len(), expected.len(), "{name} ({major}): module count");
+                for (g, e) in got.iter().zip(&expected) {
+                    if let Some((first, off)) = difference(g, e) {
+                        problems.push(format!(
+                            "{name} (LLVM {major}, {way}): {off} lines differ; first at {first}"
+                        ));
+                    }
                 }
             }
             compared += 1;

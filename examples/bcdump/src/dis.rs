@@ -2,10 +2,10 @@
 //! or `bitcode_schema::bytecode` (LLVM 1.x bytecode), to standard output or to `-o OUT`.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use bitcode_schema::llvm::dis::{write_module, DisError, DisOptions};
+use bitcode_schema::llvm::dis::{write_module, write_module_to_file, DisError, DisOptions};
 use bitcode_schema::llvm::module::read_modules;
 
 use crate::Failure;
@@ -46,9 +46,9 @@ pub fn bitcode<W: Write>(
             let count = modules.len();
             for (i, m) in modules.into_iter().enumerate() {
                 let path = if count == 1 { path.to_path_buf() } else { numbered(path, i) };
-                let mut out = FileBeingCreated::new(path.clone());
-                if let Err(e) = write_module(m, &options, &mut out) {
-                    drop(out);
+                let file = File::create(&path).map_err(|e| Failure::WriteFile(path.clone(), e))?;
+                if let Err(e) = write_module_to_file(m, &options, &file) {
+                    drop(file);
                     let _ = std::fs::remove_file(&path);
                     return Err(match e {
                         DisError::Output(e) => Failure::WriteFile(path, e),
@@ -57,56 +57,6 @@ pub fn bitcode<W: Write>(
                 }
             }
             Ok(())
-        }
-    }
-}
-
-/// An output file created on a thread of its own while the module is printed: truncating
-/// a large old file keeps the kernel busy for a while (about 40 ms for a 75 MB .ll), and
-/// nothing is written before the module's every body has been read.
-struct FileBeingCreated {
-    /// The thread creating the file, until the first write.
-    creating: Option<std::thread::JoinHandle<io::Result<File>>>,
-    /// The file, once created.
-    file: Option<BufWriter<File>>,
-}
-
-impl FileBeingCreated {
-    /// Starts creating (or truncating) `path`.
-    fn new(path: PathBuf) -> Self {
-        FileBeingCreated { creating: Some(std::thread::spawn(move || File::create(path))), file: None }
-    }
-
-    /// The file, waiting for it to be created.
-    fn file(&mut self) -> io::Result<&mut BufWriter<File>> {
-        if let Some(creating) = self.creating.take() {
-            let file =
-                creating.join().map_err(|_| io::Error::other("the thread creating the file panicked"))??;
-            self.file = Some(BufWriter::with_capacity(1 << 16, file));
-        }
-        self.file.as_mut().ok_or_else(|| io::Error::other("the file could not be created"))
-    }
-}
-
-impl Write for FileBeingCreated {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.file()?.write(buf)
-    }
-
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.file()?.write_all(buf)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.file()?.flush()
-    }
-}
-
-impl Drop for FileBeingCreated {
-    /// Waits for the file to exist, so that a caller removing it after a failure does.
-    fn drop(&mut self) {
-        if let Some(creating) = self.creating.take() {
-            let _ = creating.join();
         }
     }
 }

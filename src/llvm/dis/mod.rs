@@ -1,7 +1,7 @@
 //! Textual IR: a [module](super::module) printed as the `llvm-dis` of a given LLVM version
 //! prints it.
 //!
-//! [`write_module`] writes a module as text: the header, struct
+//! [`write_module`] (or [`write_module_to_file`]) writes a module as text: the header, struct
 //! types, comdats, globals, aliases, ifuncs, functions (each body read, printed and
 //! dropped in turn, on a reader thread with the `parallel` feature), attribute groups and
 //! metadata; [`disassemble`] gives every module of a stream as a string. Version differences are picked by the
@@ -31,12 +31,14 @@ mod types;
 #[cfg(test)]
 mod tests;
 
+use std::fs::File;
 use std::io;
 
 use bitcode_schema_runtime::{Bitstream, Error, Result};
 
 use super::ir;
 use super::module::{read_modules, Module};
+use output::Sink;
 
 /// Options of the printer.
 #[derive(Clone, Debug, Default)]
@@ -55,7 +57,7 @@ pub fn disassemble(stream: &Bitstream<'_>, options: &DisOptions) -> Result<Vec<S
     let mut texts = Vec::new();
     for_each_module(stream, options, |m, major| {
         let mut text = Vec::new();
-        module::print(m, major, &options.module_id, &mut text).map_err(|e| match e {
+        module::print(m, major, &options.module_id, Sink::new(&mut text)).map_err(|e| match e {
             DisError::Input(e) => e,
             DisError::Output(e) => crate::llvm::module::invalid_error(e.to_string()),
         })?;
@@ -68,14 +70,33 @@ pub fn disassemble(stream: &Bitstream<'_>, options: &DisOptions) -> Result<Vec<S
 /// Writes module `m` (one of [`read_modules`](super::module::read_modules)) to `out` as
 /// llvm-dis prints it. The module is read whole (every function body checked) before its
 /// first byte is written, so bad input gives an error before any output; the text is
-/// written as it is made, never held whole.
+/// written as it is made, but for the functions', which waits for the struct types at the
+/// top (the bodies decide them). [`write_module_to_file`] holds none of it.
 pub fn write_module(
     m: Module<'_>,
     options: &DisOptions,
     out: &mut dyn io::Write,
 ) -> std::result::Result<(), DisError> {
     let major = major_for(&m, options);
-    module::print(m, major, &options.module_id, out)
+    module::print(m, major, &options.module_id, Sink::new(out))
+}
+
+/// As [`write_module`], into `file` from its current position: there every line is
+/// written as it is made, the struct types at the top put right once the bodies have
+/// decided them (so the file is read back only when a struct type turns out unused). On
+/// an error the file is cut back to where it was. A file that is not a regular file (a
+/// pipe, a terminal) is written as [`write_module`] writes. The file must not be open for
+/// appending.
+pub fn write_module_to_file(
+    m: Module<'_>,
+    options: &DisOptions,
+    file: &File,
+) -> std::result::Result<(), DisError> {
+    let major = major_for(&m, options);
+    match Sink::file(file).map_err(DisError::Output)? {
+        Some(sink) => module::print(m, major, &options.module_id, sink),
+        None => module::print(m, major, &options.module_id, Sink::new(&mut &*file)),
+    }
 }
 
 /// Reads every module and hands each, with the version to print it as, to `print`.

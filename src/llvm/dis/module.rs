@@ -3,7 +3,6 @@
 
 use rustc_hash::FxHashMap;
 use std::fmt::Write;
-use std::io;
 use std::sync::Arc;
 
 use bitcode_schema_runtime::decode::Bytes;
@@ -72,12 +71,15 @@ pub(super) struct Printer<'m, 'a> {
     struct_order: StructOrder,
 }
 
-/// Prints module `m` as llvm-dis `major` does, to `out`.
+/// Prints module `m` as llvm-dis `major` does, to `sink`. Into a file the text goes out
+/// as it is made, the header first with its struct types in table order, put right once
+/// the bodies have decided them; into any other writer the functions' text waits for the
+/// header, so that nothing is written before every body has been read.
 pub(super) fn print(
     mut m: Module<'_>,
     major: u32,
     module_id: &str,
-    out: &mut dyn io::Write,
+    mut sink: Sink<'_>,
 ) -> std::result::Result<(), DisError> {
     let records = std::mem::take(&mut m.metadata);
     let m = &m;
@@ -124,171 +126,119 @@ pub(super) fn print(
         p.number_module();
         Ok(p)
     };
-    // The functions, each body printed and dropped in turn; their text waits for the
-    // header, whose struct types the bodies decide.
+    // The functions, each body printed and dropped in turn: their text goes out after the
+    // header, or waits for it.
+    let header_first = sink.can_replace();
+    let mut header: Option<StructTypes> = None;
+    let mut text = String::new();
     let mut functions = Waiting::default();
     let mut next = 0;
-    let mut p = feed::each_body(m, prepare, |p, read| {
+    let printed = feed::each_body(m, prepare, |p, read| {
         p.types.add_from_copy(&read.added_types);
         p.tp.cache(&p.types);
+        if header_first && header.is_none() {
+            header = Some(p.write_header(module_id, &mut text, &mut sink)?);
+        }
+        let out = if header_first { &mut text } else { functions.text() };
         let index = read.body.function as usize;
         while next < index {
-            functions.text().push('\n');
-            p.print_function(functions.text(), next, None)?;
+            out.push('\n');
+            p.print_function(out, next, None)?;
             next += 1;
         }
-        functions.text().push('\n');
-        let spent = p.print_function(functions.text(), index, Some(read))?;
+        out.push('\n');
+        let spent = p.print_function(out, index, Some(read))?;
         next = index + 1;
+        if header_first {
+            sink.spill(&mut text);
+        }
         Ok(spent)
-    })?;
-    while next < m.functions.len() {
-        functions.text().push('\n');
-        p.print_function(functions.text(), next, None)?;
-        next += 1;
+    });
+    let finished = printed.map_err(DisError::from).and_then(|mut p| {
+        if header_first && header.is_none() {
+            header = Some(p.write_header(module_id, &mut text, &mut sink)?);
+        }
+        let out = if header_first { &mut text } else { functions.text() };
+        while next < m.functions.len() {
+            out.push('\n');
+            p.print_function(out, next, None)?;
+            next += 1;
+        }
+        let order = p.struct_order.take(m, &p.types, &p.md);
+        let waiting = match header {
+            Some(written) => {
+                let types = p.struct_types_text(&order);
+                if types != written.text {
+                    sink.replace(written.at, written.text.len() as u64, &types);
+                }
+                None
+            }
+            None => {
+                p.labels_for_globals()?;
+                p.write_header_with(module_id, &mut text, &mut sink, &order);
+                Some(functions)
+            }
+        };
+        write_rest(&p, text, waiting, module_id, &mut sink)
+    });
+    if finished.is_err() {
+        sink.discard();
     }
-    let order = p.struct_order.take(m, &p.types, &p.md);
-    p.labels_for_globals()?;
-    // The summary depends on nothing the printer numbers: with the `parallel` feature it is
-    // written on another thread while the rest is.
+    finished?;
+    sink.finish().map_err(DisError::Output)
+}
+
+/// Where the struct types went in the text written, and their text.
+struct StructTypes {
+    /// Their offset from the first byte written.
+    at: u64,
+    /// Their text.
+    text: String,
+}
+
+/// Writes what follows the functions: the `waiting` functions' text (if they waited),
+/// attribute groups, metadata and the summary (printed on another thread meanwhile, with
+/// the `parallel` feature).
+fn write_rest(
+    p: &Printer<'_, '_>,
+    mut out: String,
+    waiting: Option<Waiting>,
+    module_id: &str,
+    sink: &mut Sink<'_>,
+) -> std::result::Result<(), DisError> {
+    let m = p.m;
     let summary = || -> Result<String> {
         let mut text = String::new();
-        super::summary::print(&mut text, m, module_id, major)?;
+        super::summary::print(&mut text, m, module_id, p.major)?;
         Ok(text)
     };
     #[cfg(feature = "parallel")]
     return std::thread::scope(|scope| {
         let summary = scope.spawn(summary);
-        write_rest(&mut p, &order, functions, module_id, out, || {
+        write_tail(p, &mut out, waiting, sink, || {
             summary.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         })
     });
     #[cfg(not(feature = "parallel"))]
-    write_rest(&mut p, &order, functions, module_id, out, summary)
+    write_tail(p, &mut out, waiting, sink, summary)
 }
 
-/// Writes the module's text: the header, struct types (`order`), comdats, globals, aliases
-/// and ifuncs, then the functions' waiting text, attribute groups, metadata and the
+/// The functions' `waiting` text, attribute groups, named metadata, numbered nodes and the
 /// summary `summary` gives.
-fn write_rest(
-    p: &mut Printer<'_, '_>,
-    order: &[TypeRef],
-    functions: Waiting,
-    module_id: &str,
-    out: &mut dyn io::Write,
+fn write_tail(
+    p: &Printer<'_, '_>,
+    out: &mut String,
+    waiting: Option<Waiting>,
+    sink: &mut Sink<'_>,
     summary: impl FnOnce() -> Result<String>,
 ) -> std::result::Result<(), DisError> {
-    let m = p.m;
-    let mut sink = Sink::new(out);
-    let mut out = String::new();
-    let out = &mut out;
-    let _ = writeln!(out, "; ModuleID = '{module_id}'");
-    if let Some(s) = &m.source_filename {
-        out.push_str("source_filename = \"");
-        names::escaped(out, s);
-        out.push_str("\"\n");
-    }
-    if !m.datalayout.is_empty() {
-        out.push_str("target datalayout = \"");
-        out.push_str(&String::from_utf8_lossy(&m.datalayout));
-        out.push_str("\"\n");
-    }
-    if !m.triple.is_empty() {
-        out.push_str("target triple = \"");
-        out.push_str(&String::from_utf8_lossy(&m.triple));
-        out.push_str("\"\n");
-    }
-    if !m.asm.is_empty() {
-        out.push('\n');
-        let asm: &[u8] = &m.asm;
-        let mut lines: Vec<&[u8]> = asm.split(|&b| b == b'\n').collect();
-        if lines.last().is_some_and(|l| l.is_empty()) {
-            lines.pop();
-        }
-        for line in lines {
-            out.push_str("module asm \"");
-            names::escaped(out, line);
-            out.push_str("\"\n");
-        }
-    }
-    // Struct types.
-    let mut numbered: Vec<TypeRef> = Vec::new();
-    let mut named: Vec<TypeRef> = Vec::new();
-    for &t in order {
-        if p.types.name(t).is_none_or(|n| n.is_empty()) {
-            numbered.push(t);
-        } else {
-            named.push(t);
-        }
-    }
-    if !order.is_empty() {
-        out.push('\n');
-    }
-    for t in numbered.iter().chain(&named) {
-        p.tp.write(out, &p.types, *t);
-        out.push_str(" = type ");
-        p.tp.write_body(out, &p.types, *t);
-        out.push('\n');
-        sink.spill(out);
-    }
-    // The comdats global objects use, functions first (AssemblyWriter's SetVector).
-    let mut used: Vec<u32> = Vec::new();
-    let mut seen = vec![false; m.comdats.len()];
-    for cd in m.functions.iter().map(|f| f.comdat).chain(m.globals.iter().map(|g| g.comdat)).flatten() {
-        if let Some(s) = seen.get_mut(cd as usize) {
-            if !*s {
-                *s = true;
-                used.push(cd);
-            }
-        }
-    }
-    if !used.is_empty() {
-        out.push('\n');
-    }
-    for (i, c) in used.iter().filter_map(|&i| m.comdats.get(i as usize)).enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        names::name(out, '$', &c.name);
-        out.push_str(" = comdat ");
-        out.push_str(match c.selection {
-            ir::ComdatSelection::Any => "any",
-            ir::ComdatSelection::Exactmatch => "exactmatch",
-            ir::ComdatSelection::Largest => "largest",
-            ir::ComdatSelection::Nodeduplicate => "nodeduplicate",
-            ir::ComdatSelection::Samesize => "samesize",
-        });
-        out.push('\n');
-        sink.spill(out);
-    }
-    if !m.globals.is_empty() {
-        out.push('\n');
-    }
-    for (i, _) in m.globals.iter().enumerate() {
-        p.print_global(out, i);
-        out.push('\n');
-        sink.spill(out);
-    }
-    if !m.aliases.is_empty() {
-        out.push('\n');
-    }
-    for i in 0..m.aliases.len() {
-        p.print_indirect(out, i, true);
-        sink.spill(out);
-    }
-    if !m.ifuncs.is_empty() {
-        out.push('\n');
-    }
-    for i in 0..m.ifuncs.len() {
-        p.print_indirect(out, i, false);
-        sink.spill(out);
-    }
     // The functions' text, attribute groups and named metadata go out while the second
     // half of the numbered nodes is written (with many nodes and the `parallel` feature).
-    let p = &*p;
-    p.write_nodes(out, &mut sink, |out, sink| {
+    p.write_nodes(out, sink, |out, sink| {
         sink.write(out);
-        functions.write_to(sink);
+        if let Some(functions) = waiting {
+            functions.write_to(sink);
+        }
         if !p.attr_order.is_empty() {
             out.push('\n');
             for (i, a) in p.attr_order.iter().enumerate() {
@@ -306,7 +256,143 @@ fn write_rest(
     });
     sink.write(out);
     sink.write_str(&summary()?);
-    sink.finish().map_err(DisError::Output)
+    Ok(())
+}
+
+impl Printer<'_, '_> {
+    /// Writes the header before the functions, with the struct types in the order known
+    /// or, while the bodies decide it, in table order (the same lines, when every
+    /// identified struct turns up); where those went and their text.
+    fn write_header(
+        &mut self,
+        module_id: &str,
+        out: &mut String,
+        sink: &mut Sink<'_>,
+    ) -> Result<StructTypes> {
+        self.labels_for_globals()?;
+        let order: Vec<TypeRef> = match &self.struct_order {
+            StructOrder::Known(order) => order.clone(),
+            StructOrder::Walking(_) => (0..self.m.types.len() as TypeRef)
+                .filter(|&t| matches!(self.m.types.get(t), Some(Type::Struct { identified: Some(_), .. })))
+                .collect(),
+        };
+        Ok(self.write_header_with(module_id, out, sink, &order))
+    }
+
+    /// Writes the header: module id, source file, data layout, triple, module asm, the
+    /// struct types in `order`, comdats, globals, aliases and ifuncs; where the struct types
+    /// went and their text.
+    fn write_header_with(
+        &mut self,
+        module_id: &str,
+        out: &mut String,
+        sink: &mut Sink<'_>,
+        order: &[TypeRef],
+    ) -> StructTypes {
+        let m = self.m;
+        let _ = writeln!(out, "; ModuleID = '{module_id}'");
+        if let Some(s) = &m.source_filename {
+            out.push_str("source_filename = \"");
+            names::escaped(out, s);
+            out.push_str("\"\n");
+        }
+        if !m.datalayout.is_empty() {
+            out.push_str("target datalayout = \"");
+            out.push_str(&String::from_utf8_lossy(&m.datalayout));
+            out.push_str("\"\n");
+        }
+        if !m.triple.is_empty() {
+            out.push_str("target triple = \"");
+            out.push_str(&String::from_utf8_lossy(&m.triple));
+            out.push_str("\"\n");
+        }
+        if !m.asm.is_empty() {
+            out.push('\n');
+            let asm: &[u8] = &m.asm;
+            let mut lines: Vec<&[u8]> = asm.split(|&b| b == b'\n').collect();
+            if lines.last().is_some_and(|l| l.is_empty()) {
+                lines.pop();
+            }
+            for line in lines {
+                out.push_str("module asm \"");
+                names::escaped(out, line);
+                out.push_str("\"\n");
+            }
+        }
+        sink.write(out);
+        let types = StructTypes { at: sink.written(), text: self.struct_types_text(order) };
+        sink.write_str(&types.text);
+        // The comdats global objects use, functions first (AssemblyWriter's SetVector).
+        let mut used: Vec<u32> = Vec::new();
+        let mut seen = vec![false; m.comdats.len()];
+        for cd in m.functions.iter().map(|f| f.comdat).chain(m.globals.iter().map(|g| g.comdat)).flatten() {
+            if let Some(s) = seen.get_mut(cd as usize) {
+                if !*s {
+                    *s = true;
+                    used.push(cd);
+                }
+            }
+        }
+        if !used.is_empty() {
+            out.push('\n');
+        }
+        for (i, c) in used.iter().filter_map(|&i| m.comdats.get(i as usize)).enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            names::name(out, '$', &c.name);
+            out.push_str(" = comdat ");
+            out.push_str(match c.selection {
+                ir::ComdatSelection::Any => "any",
+                ir::ComdatSelection::Exactmatch => "exactmatch",
+                ir::ComdatSelection::Largest => "largest",
+                ir::ComdatSelection::Nodeduplicate => "nodeduplicate",
+                ir::ComdatSelection::Samesize => "samesize",
+            });
+            out.push('\n');
+            sink.spill(out);
+        }
+        if !m.globals.is_empty() {
+            out.push('\n');
+        }
+        for i in 0..m.globals.len() {
+            self.print_global(out, i);
+            out.push('\n');
+            sink.spill(out);
+        }
+        if !m.aliases.is_empty() {
+            out.push('\n');
+        }
+        for i in 0..m.aliases.len() {
+            self.print_indirect(out, i, true);
+            sink.spill(out);
+        }
+        if !m.ifuncs.is_empty() {
+            out.push('\n');
+        }
+        for i in 0..m.ifuncs.len() {
+            self.print_indirect(out, i, false);
+            sink.spill(out);
+        }
+        types
+    }
+
+    /// The struct type definitions, in `order` but the numbered ones first.
+    fn struct_types_text(&self, order: &[TypeRef]) -> String {
+        let mut out = String::new();
+        if !order.is_empty() {
+            out.push('\n');
+        }
+        let numbered = |t: &TypeRef| self.types.name(*t).is_none_or(|n| n.is_empty());
+        let (first, then): (Vec<TypeRef>, Vec<TypeRef>) = order.iter().copied().partition(numbered);
+        for t in first.iter().chain(&then) {
+            self.tp.write(&mut out, &self.types, *t);
+            out.push_str(" = type ");
+            self.tp.write_body(&mut out, &self.types, *t);
+            out.push('\n');
+        }
+        out
+    }
 }
 
 /// Modules with fewer numbered metadata nodes print them on one thread.

@@ -1,8 +1,10 @@
 //! Text on its way out: written to the writer a chunk at a time, so that no whole module's
-//! text is ever held; and the functions' text, which must wait for the struct types the
-//! bodies decide, kept in chunks rather than one growing string.
+//! text is ever held; into a file, text already written can be replaced (the struct types,
+//! which the bodies decide, once they are known); into any other writer, the functions'
+//! text waits for them, kept in chunks rather than one growing string.
 
-use std::io;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom, Write};
 
 /// How much text gathers before it is written out.
 const CHUNK: usize = 1 << 16;
@@ -10,16 +12,51 @@ const CHUNK: usize = 1 << 16;
 /// How big a chunk of waiting text grows before the next is begun.
 const WAITING_CHUNK: usize = 1 << 20;
 
+/// Where a [`Sink`]'s text goes.
+enum Target<'w> {
+    /// A writer, written in order.
+    Stream(&'w mut dyn io::Write),
+    /// A regular file, from its position `start` on: what was written can be replaced.
+    File {
+        /// The file.
+        file: &'w File,
+        /// Where the text begins in it.
+        start: u64,
+    },
+}
+
 /// A writer and the first error it gave (later writes are skipped).
 pub(super) struct Sink<'w> {
-    out: &'w mut dyn io::Write,
+    target: Target<'w>,
+    /// How many bytes were written.
+    written: u64,
     error: Option<io::Error>,
 }
 
 impl<'w> Sink<'w> {
     /// Text to `out`.
     pub fn new(out: &'w mut dyn io::Write) -> Self {
-        Sink { out, error: None }
+        Sink { target: Target::Stream(out), written: 0, error: None }
+    }
+
+    /// Text to `file` from its current position; `None` when it is not a regular file
+    /// (a pipe or a terminal, written in order).
+    pub fn file(file: &'w File) -> io::Result<Option<Self>> {
+        if !file.metadata()?.is_file() {
+            return Ok(None);
+        }
+        let start = (&mut &*file).stream_position()?;
+        Ok(Some(Sink { target: Target::File { file, start }, written: 0, error: None }))
+    }
+
+    /// Whether text already written can be replaced ([`replace`](Self::replace)).
+    pub fn can_replace(&self) -> bool {
+        matches!(self.target, Target::File { .. })
+    }
+
+    /// How many bytes were written.
+    pub fn written(&self) -> u64 {
+        self.written
     }
 
     /// Writes `text` out and empties it, once it holds a chunk.
@@ -37,18 +74,72 @@ impl<'w> Sink<'w> {
 
     /// Writes `text` out.
     pub fn write_str(&mut self, text: &str) {
-        if self.error.is_none() {
-            if let Err(e) = self.out.write_all(text.as_bytes()) {
-                self.error = Some(e);
+        if self.error.is_some() {
+            return;
+        }
+        let written = match &mut self.target {
+            Target::Stream(out) => out.write_all(text.as_bytes()),
+            Target::File { file, .. } => (&mut &**file).write_all(text.as_bytes()),
+        };
+        match written {
+            Ok(()) => self.written += text.len() as u64,
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// Replaces the `len` bytes written at `at` (counted from the first byte written) by
+    /// `text`, moving what follows when the lengths differ. Only for a file.
+    pub fn replace(&mut self, at: u64, len: u64, text: &str) {
+        if self.error.is_some() {
+            return;
+        }
+        let Target::File { file, start } = self.target else {
+            self.error = Some(io::Error::other("text written in order cannot be replaced"));
+            return;
+        };
+        let mut file = file;
+        let moved = (|| -> io::Result<u64> {
+            let after =
+                at.checked_add(len).filter(|&a| a <= self.written).ok_or(io::ErrorKind::InvalidInput)?;
+            let mut rest = Vec::new();
+            if text.len() as u64 != len {
+                file.seek(SeekFrom::Start(start + after))?;
+                rest.reserve((self.written - after) as usize);
+                (&mut file).take(self.written - after).read_to_end(&mut rest)?;
             }
+            file.seek(SeekFrom::Start(start + at))?;
+            file.write_all(text.as_bytes())?;
+            if text.len() as u64 == len {
+                file.seek(SeekFrom::Start(start + self.written))?;
+                return Ok(self.written);
+            }
+            file.write_all(&rest)?;
+            let written = at + text.len() as u64 + rest.len() as u64;
+            file.set_len(start + written)?;
+            Ok(written)
+        })();
+        match moved {
+            Ok(written) => self.written = written,
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// Cuts a file back to where the text began (after a failure, as llvm-dis leaves no
+    /// text then).
+    pub fn discard(&mut self) {
+        if let Target::File { file, start } = self.target {
+            let _ = file.set_len(start);
+            let _ = (&mut &*file).seek(SeekFrom::Start(start));
+            self.written = 0;
         }
     }
 
     /// Flushes the writer; the first error of any write.
     pub fn finish(self) -> io::Result<()> {
-        match self.error {
-            Some(e) => Err(e),
-            None => self.out.flush(),
+        match (self.error, self.target) {
+            (Some(e), _) => Err(e),
+            (None, Target::Stream(out)) => out.flush(),
+            (None, Target::File { .. }) => Ok(()),
         }
     }
 }
