@@ -107,7 +107,9 @@ fn print(
     let mut texts = Vec::new();
     for (i, m) in read_modules(stream)?.into_iter().enumerate() {
         let path = PathBuf::from(format!("{}.printed.{i}.ll", prefix.display()));
-        let file = std::fs::File::create(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // Read and written: a struct type that turns up unused moves the text after it.
+        let file = std::fs::File::options().read(true).write(true).create(true).truncate(true).open(&path);
+        let file = file.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         write_module_to_file(m, options, &file).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         texts.push(std::fs::read_to_string(&path).unwrap());
         std::fs::remove_file(&path).unwrap();

@@ -46,7 +46,14 @@ pub fn bitcode<W: Write>(
             let count = modules.len();
             for (i, m) in modules.into_iter().enumerate() {
                 let path = if count == 1 { path.to_path_buf() } else { numbered(path, i) };
-                let file = File::create(&path).map_err(|e| Failure::WriteFile(path.clone(), e))?;
+                // Not truncated: the text overwrites an old file and ends it.
+                let file = File::options()
+                    .write(true)
+                    .read(true)
+                    .create(true)
+                    .truncate(false)
+                    .open(&path)
+                    .map_err(|e| Failure::WriteFile(path.clone(), e))?;
                 if let Err(e) = write_module_to_file(m, &options, &file) {
                     drop(file);
                     let _ = std::fs::remove_file(&path);

@@ -83,10 +83,12 @@ pub fn write_module(
 
 /// As [`write_module`], into `file` from its current position: there every line is
 /// written as it is made, the struct types at the top put right once the bodies have
-/// decided them (so the file is read back only when a struct type turns out unused). On
-/// an error the file is cut back to where it was. A file that is not a regular file (a
-/// pipe, a terminal) is written as [`write_module`] writes. The file must not be open for
-/// appending.
+/// decided them (so the file is read back only when a struct type turns out unused). The
+/// file ends where the text does: an old file need not be truncated first (overwriting its
+/// pages is quicker than freeing them and taking new ones). On an error the file is cut
+/// back to where it was. A file that is not a regular file (a pipe, a terminal) is written
+/// as [`write_module`] writes. The file must be open for reading and writing (not for
+/// appending).
 pub fn write_module_to_file(
     m: Module<'_>,
     options: &DisOptions,

@@ -169,6 +169,7 @@ pub(super) fn print(
             Some(written) => {
                 let types = p.struct_types_text(&order);
                 if types != written.text {
+                    sink.write(&mut text);
                     sink.replace(written.at, written.text.len() as u64, &types);
                 }
                 None

@@ -105,7 +105,9 @@ impl<'w> Sink<'w> {
             if text.len() as u64 != len {
                 file.seek(SeekFrom::Start(start + after))?;
                 rest.reserve((self.written - after) as usize);
-                (&mut file).take(self.written - after).read_to_end(&mut rest)?;
+                (&mut file).take(self.written - after).read_to_end(&mut rest).map_err(|e| {
+                    io::Error::new(e.kind(), format!("reading back the text after the struct types: {e}"))
+                })?;
             }
             file.seek(SeekFrom::Start(start + at))?;
             file.write_all(text.as_bytes())?;
@@ -134,12 +136,13 @@ impl<'w> Sink<'w> {
         }
     }
 
-    /// Flushes the writer; the first error of any write.
+    /// Flushes the writer, or ends a file where the text ends (it may have held more);
+    /// the first error of any write.
     pub fn finish(self) -> io::Result<()> {
         match (self.error, self.target) {
             (Some(e), _) => Err(e),
             (None, Target::Stream(out)) => out.flush(),
-            (None, Target::File { .. }) => Ok(()),
+            (None, Target::File { file, start }) => file.set_len(start + self.written),
         }
     }
 }

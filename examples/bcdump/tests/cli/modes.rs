@@ -391,6 +391,8 @@ fn dis_prints_bitcode_as_llvm_dis_to_stdout_or_out() {
     let dir = std::env::temp_dir().join(format!("bcdump-dis-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out_path = dir.join("hello.ll");
+    // An old, longer file there is written over and ends where the text does.
+    std::fs::write(&out_path, "x".repeat(1 << 20)).unwrap();
     let out = Command::new(bcdump()).arg("--dis").arg(sample()).arg("-o").arg(&out_path).output().unwrap();
     assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
     let written = std::fs::read_to_string(&out_path).unwrap();
