@@ -275,7 +275,7 @@ impl TypeOrder {
     fn attributes(&mut self, m: &Module<'_>, types: &Types, list: Option<u32>) {
         let Some(list) = m.attributes.list(list) else { return };
         for (_, set) in &list.sets {
-            for a in set {
+            for a in set.iter() {
                 if let Attribute::Type(_, Some(t)) = a {
                     self.finder.incorporate(types, *t);
                 }

@@ -3,6 +3,7 @@
 
 use bitcode_schema_runtime::decode::Bytes;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::types::TypeRef;
 use crate::llvm::ir::AttributeKind;
@@ -24,8 +25,9 @@ pub enum Attribute<'a> {
     RangeList(AttributeKind, u32, Vec<(Vec<u64>, Vec<u64>)>),
 }
 
-/// The attributes of one position.
-pub type AttributeSet<'a> = Vec<Attribute<'a>>;
+/// The attributes of one position: a group's, shared by every list that names the group
+/// (a module's lists name a few hundred groups thousands of times).
+pub type AttributeSet<'a> = Arc<Vec<Attribute<'a>>>;
 
 /// An attribute list: the sets of the function (index `u32::MAX`), the return value
 /// (0) and each parameter (n + 1).

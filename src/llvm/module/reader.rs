@@ -2,6 +2,8 @@
 //! records, types, attributes, constants, metadata (kept as records for the metadata
 //! model), symbol and string tables. Function bodies are skipped, their walkers kept.
 
+use std::sync::Arc;
+
 use bitcode_schema_runtime::decode::Bytes;
 use bitcode_schema_runtime::{Bitstream, Result};
 
@@ -146,7 +148,7 @@ impl<'a> State<'a> {
             A::TypeBlock(r) => self.type_record(m, r),
             A::ParamattrGroupBlock(ir::paramattr_group_block::Record::GroupEntry(g)) => {
                 let attrs = g.attrs.into_iter().map(attribute).collect();
-                m.attributes.groups.insert(g.group_id, (g.param_index, attrs));
+                m.attributes.groups.insert(g.group_id, (g.param_index, Arc::new(attrs)));
                 Ok(())
             }
             A::ParamattrBlock(ir::paramattr_block::Record::Entry(e)) => {
@@ -604,7 +606,7 @@ fn strip_intrinsic_mustprogress(m: &mut Module<'_>) {
         let mut list = list.clone();
         for (i, s) in &mut list.sets {
             if *i == FUNCTION_INDEX {
-                s.retain(|a| *a != must);
+                Arc::make_mut(s).retain(|a| *a != must);
             }
         }
         f.attributes = Some(m.attributes.lists.len() as u32);
