@@ -67,7 +67,7 @@ pub fn disassemble(stream: &Bitstream<'_>, options: &DisOptions) -> Result<Vec<S
     Ok(texts)
 }
 
-/// Writes module `m` (one of [`read_modules`](super::module::read_modules)) to `out` as
+/// Writes module `m` (one of [`read_modules`]) to `out` as
 /// llvm-dis prints it. The module is read whole (every function body checked) before its
 /// first byte is written, so bad input gives an error before any output; the text is
 /// written as it is made, but for the functions', which waits for the struct types at the
