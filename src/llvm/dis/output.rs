@@ -137,12 +137,16 @@ impl<'w> Sink<'w> {
     }
 
     /// Flushes the writer, or ends a file where the text ends (it may have held more);
-    /// the first error of any write.
-    pub fn finish(self) -> io::Result<()> {
-        match (self.error, self.target) {
-            (Some(e), _) => Err(e),
-            (None, Target::Stream(out)) => out.flush(),
-            (None, Target::File { file, start }) => file.set_len(start + self.written),
+    /// the first error of any write (a file is cut back then, as by
+    /// [`discard`](Self::discard)).
+    pub fn finish(mut self) -> io::Result<()> {
+        if let Some(e) = self.error.take() {
+            self.discard();
+            return Err(e);
+        }
+        match self.target {
+            Target::Stream(out) => out.flush(),
+            Target::File { file, start } => file.set_len(start + self.written),
         }
     }
 }
