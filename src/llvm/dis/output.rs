@@ -175,3 +175,62 @@ impl Waiting {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file in the temporary directory, holding `before`, opened for reading and writing
+    /// at its end.
+    fn file_holding(name: &str, before: &str) -> (std::path::PathBuf, File) {
+        let path = std::env::temp_dir().join(format!("bitcode-sink-{}-{name}", std::process::id()));
+        std::fs::write(&path, before).unwrap();
+        let mut file = File::options().read(true).write(true).open(&path).unwrap();
+        file.seek(SeekFrom::End(0)).unwrap();
+        (path, file)
+    }
+
+    #[test]
+    fn text_in_a_file_is_replaced_in_place_or_moved() {
+        let (path, file) = file_holding("replace", "kept:");
+        let mut sink = Sink::file(&file).unwrap().unwrap();
+        assert!(sink.can_replace());
+        sink.write_str("head [abc] tail");
+        sink.replace(6, 3, "xyz");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "kept:head [xyz] tail");
+        // Shorter: what follows moves up; longer: down. Writing goes on at the end.
+        sink.replace(6, 3, "q");
+        sink.write_str("!");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "kept:head [q] tail!");
+        sink.replace(6, 1, "longer");
+        assert_eq!(sink.written(), 19);
+        sink.finish().unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "kept:head [longer] tail!");
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn a_file_ends_where_the_text_does_and_is_cut_back_on_failure() {
+        // Written over an old, longer text: the file ends where the new one does.
+        let (path, mut file) = file_holding("end", "kept:an old text, longer");
+        file.seek(SeekFrom::Start(5)).unwrap();
+        let mut sink = Sink::file(&file).unwrap().unwrap();
+        sink.write_str("new");
+        sink.finish().unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "kept:new");
+        // Discarded: back to where the text began.
+        let mut sink = Sink::file(&file).unwrap().unwrap();
+        sink.write_str("more text");
+        sink.discard();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "kept:new");
+        let _ = std::fs::remove_file(&path);
+        // Text written in order cannot be replaced: an error, at the end.
+        let mut out = Vec::new();
+        let mut sink = Sink::new(&mut out);
+        assert!(!sink.can_replace());
+        sink.write_str("abc");
+        sink.replace(0, 1, "x");
+        assert!(sink.finish().is_err());
+        assert_eq!(out, b"abc");
+    }
+}
