@@ -189,9 +189,9 @@ impl Source {
     /// The input's bytes; `output` is the file bcdump will write, if any.
     fn open(&self, output: Option<&Path>) -> io::Result<FileBytes> {
         match self {
-            // A file about to be overwritten is read, not mapped: truncating it would
-            // take the pages from under the map (SIGBUS), as `bcdump --dis x.bc -o x.bc`
-            // did before.
+            // A file about to be overwritten is read, not mapped: writing over it would
+            // change the pages under the map, and shortening it take them away (SIGBUS),
+            // as `bcdump --dis x.bc -o x.bc` did before.
             Source::File(path) if output.is_some_and(|o| overwrites(o, path)) => {
                 Ok(FileBytes::Read(std::fs::read(path)?))
             }
