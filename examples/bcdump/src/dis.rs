@@ -2,7 +2,7 @@
 //! or `bitcode_schema::bytecode` (LLVM 1.x bytecode), to standard output or to `-o OUT`.
 
 use std::fs::File;
-use std::io::Write;
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use bitcode_schema::llvm::dis::{write_module, write_module_to_file, DisError, DisOptions};
@@ -46,16 +46,17 @@ pub fn bitcode<W: Write>(
             let count = modules.len();
             for (i, m) in modules.into_iter().enumerate() {
                 let path = if count == 1 { path.to_path_buf() } else { numbered(path, i) };
-                // Not truncated: the text overwrites an old file and ends it.
-                let file = File::options()
-                    .write(true)
-                    .read(true)
-                    .create(true)
-                    .truncate(false)
-                    .open(&path)
-                    .map_err(|e| Failure::WriteFile(path.clone(), e))?;
-                if let Err(e) = write_module_to_file(m, &options, &file) {
-                    drop(file);
+                // Not truncated: the text overwrites an old file and ends it. A file this
+                // user may write but not read is written in order, as to standard output.
+                let opened = File::options().write(true).read(true).create(true).truncate(false).open(&path);
+                let written = match opened {
+                    Ok(file) => write_module_to_file(m, &options, &file),
+                    Err(e) if e.kind() == io::ErrorKind::PermissionDenied => File::create(&path)
+                        .map_err(DisError::Output)
+                        .and_then(|file| write_module(m, &options, &mut BufWriter::new(file))),
+                    Err(e) => return Err(Failure::WriteFile(path, e)),
+                };
+                if let Err(e) = written {
                     let _ = std::fs::remove_file(&path);
                     return Err(match e {
                         DisError::Output(e) => Failure::WriteFile(path, e),
