@@ -1,9 +1,9 @@
 //! The function bodies a printer prints, read in function order. Each is checked here,
-//! then handed to the printer, which drops
-//! it once printed: a few bodies at a time are held, never the module's every body. With the
-//! `parallel` feature the bodies are read on a thread of their own while the printer
-//! prints the ones before them, and handed over in batches (at most two waiting); the
-//! printer hands each printed body back, for the reader's thread to free.
+//! then handed to the printer, which drops it once printed: a few bodies at a time are
+//! held, never the module's every body. With the `parallel` feature the bodies are read
+//! on a thread of their own while the printer prints the ones before them, and handed
+//! over in batches (at most two waiting); the printer hands each printed body back, for
+//! the reader's thread to free.
 
 use bitcode_schema_runtime::Result;
 

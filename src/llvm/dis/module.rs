@@ -447,15 +447,12 @@ fn struct_order(m: &Module<'_>, records: &[ir::metadata_block::Record<'_>]) -> R
     let mut order = TypeOrder::new(m);
     let mut types = m.types.clone();
     let mut next = 0;
-    let mut walk = |md: &Metadata<'_>, types: &Types, index: usize, body: Option<&FunctionBody<'_>>| {
-        order.function(m, types, md, index, body);
-    };
     let mut failed = None;
     feed::read_all(m, |read| {
         types.add_from_copy(&read.added_types);
         let index = read.body.function as usize;
         while next < index {
-            walk(&md, &types, next, None);
+            order.function(m, &types, &md, next, None);
             next += 1;
         }
         md.begin_function();
@@ -468,7 +465,7 @@ fn struct_order(m: &Module<'_>, records: &[ir::metadata_block::Record<'_>]) -> R
                 return false;
             }
         }
-        walk(&md, &types, index, Some(&read.body));
+        order.function(m, &types, &md, index, Some(&read.body));
         md.end_function();
         next = index + 1;
         true
@@ -477,7 +474,7 @@ fn struct_order(m: &Module<'_>, records: &[ir::metadata_block::Record<'_>]) -> R
         return Err(e);
     }
     while next < m.functions.len() {
-        walk(&md, &types, next, None);
+        order.function(m, &types, &md, next, None);
         next += 1;
     }
     Ok(order.finish(m, &types, &md))

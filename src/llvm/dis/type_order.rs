@@ -245,7 +245,7 @@ impl TypeOrder {
             let index = next.index() as usize;
             match md.entry(next) {
                 Some(Md::Value { value, .. }) => self.value(m, types, body, *value),
-                Some(entry @ (Md::Tuple { .. } | Md::Di { .. } | Md::Location { .. })) => {
+                Some(Md::Tuple { .. } | Md::Di { .. } | Md::Location { .. }) => {
                     if self.seen_nodes.len() <= index {
                         self.seen_nodes.resize(md.len().max(index + 1), false);
                     }
@@ -255,12 +255,7 @@ impl TypeOrder {
                     }
                     // The operands, to be taken in order off the stack.
                     let start = work.len();
-                    match entry {
-                        Md::Tuple { operands, .. } => work.extend(operands.iter().flatten()),
-                        Md::Di { node, .. } => node.operands(|op| work.push(op)),
-                        Md::Location { location, .. } => location.operands(|op| work.push(op)),
-                        _ => {}
-                    }
+                    md.push_operands(next, &mut work);
                     if let Some(pushed) = work.get_mut(start..) {
                         pushed.reverse();
                     }

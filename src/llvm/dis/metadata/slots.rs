@@ -32,7 +32,7 @@ impl MdSlots {
         // Iterative, as metadata graphs can be deep: (node, next operand index) pairs, the
         // operands of each node gathered once into `operands`.
         let start = self.operands.len();
-        Self::gather(md, node, &mut self.operands);
+        md.push_operands(node, &mut self.operands);
         self.stack.push((node, start));
         while let Some(&mut (_, ref mut next)) = self.stack.last_mut() {
             let Some(&op) = self.operands.get(*next) else {
@@ -44,7 +44,7 @@ impl MdSlots {
             if self.wants_slot(md, op) {
                 self.assign(op);
                 let start = self.operands.len();
-                Self::gather(md, op, &mut self.operands);
+                md.push_operands(op, &mut self.operands);
                 // The new node's operands come after the end of its parent's list: its
                 // cursor starts there.
                 self.stack.push((op, start));
@@ -74,16 +74,6 @@ impl MdSlots {
             *slot = self.order.len() as u32;
         }
         self.order.push(node);
-    }
-
-    /// The node operands of `node`, in LLVM's operand order.
-    fn gather(md: &Metadata<'_>, node: MdRef, out: &mut Vec<MdRef>) {
-        match md.entry(node) {
-            Some(Md::Tuple { operands, .. }) => out.extend(operands.iter().flatten()),
-            Some(Md::Di { node, .. }) => node.operands(|op| out.push(op)),
-            Some(Md::Location { location, .. }) => location.operands(|op| out.push(op)),
-            _ => {}
-        }
     }
 
     /// The slot of a numbered node.

@@ -164,6 +164,17 @@ impl<'a> Metadata<'a> {
         self.entries.is_empty()
     }
 
+    /// Appends the node operands of `node` to `out`, in LLVM's operand order (strings
+    /// included; nothing for a string or a value).
+    pub fn push_operands(&self, node: MdRef, out: &mut Vec<MdRef>) {
+        match self.entry(node) {
+            Some(Md::Tuple { operands, .. }) => out.extend(operands.iter().flatten()),
+            Some(Md::Di { node, .. }) => node.operands(|op| out.push(op)),
+            Some(Md::Location { location, .. }) => location.operands(|op| out.push(op)),
+            _ => {}
+        }
+    }
+
     /// Named metadata in order: names and their nodes.
     pub fn named(&self) -> impl Iterator<Item = (&[u8], &[MdRef])> {
         self.named.iter().map(|(n, ops)| (&n[..], &ops[..]))
