@@ -1,11 +1,11 @@
 //! Textual IR: a [module](super::module) printed as the `llvm-dis` of a given LLVM version
 //! prints it.
 //!
-//! [`write_module`] (or [`write_module_to_file`]) writes a module as text: the header, struct
-//! types, comdats, globals, aliases, ifuncs, functions (each body read, printed and
+//! [`write_module`] (or [`write_module_to_file`]) writes a module as text: the header,
+//! struct types, comdats, globals, aliases, ifuncs, functions (each body read, printed and
 //! dropped in turn, on a reader thread with the `parallel` feature), attribute groups and
-//! metadata; [`disassemble`] gives every module of a stream as a string. Version differences are picked by the
-//! LLVM major version (`llvm_major`), never by file.
+//! metadata; [`disassemble`] gives every module of a stream as a string. Version
+//! differences are picked by the LLVM major version (`llvm_major`), never by file.
 
 mod attributes;
 mod constants;
@@ -67,11 +67,11 @@ pub fn disassemble(stream: &Bitstream<'_>, options: &DisOptions) -> Result<Vec<S
     Ok(texts)
 }
 
-/// Writes module `m` (one of [`read_modules`]) to `out` as
-/// llvm-dis prints it. The module is read whole (every function body checked) before its
-/// first byte is written, so bad input gives an error before any output; the text is
-/// written as it is made, but for the functions', which waits for the struct types at the
-/// top (the bodies decide them). [`write_module_to_file`] holds none of it.
+/// Writes module `m` (one of [`read_modules`]) to `out` as llvm-dis prints it. The module
+/// is read whole (every function body checked) before its first byte is written, so bad
+/// input gives an error before any output; the text is written as it is made, but for the
+/// functions', which waits for the struct types at the top (the bodies decide them).
+/// [`write_module_to_file`] holds none of it.
 pub fn write_module(
     m: Module<'_>,
     options: &DisOptions,
