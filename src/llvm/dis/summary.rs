@@ -59,6 +59,9 @@ struct Index<'r, 'a> {
     slots: HashMap<u64, u32>,
     /// Whether flags print `importType` (LLVM 19 and later).
     import_type: bool,
+    /// Whether funcFlags go on past `alwaysInline` (LLVM 14 added `noUnwind`, `mayThrow`,
+    /// `hasUnknownCall` and `mustBeUnreachable`; LLVM 13 prints only the first six).
+    all_function_flags: bool,
 }
 
 impl Index<'_, '_> {
@@ -101,6 +104,7 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
         entries: BTreeMap::new(),
         slots: HashMap::new(),
         import_type: major >= 19,
+        all_function_flags: major >= 14,
     };
     for (id, v) in m.values.iter().enumerate() {
         // The summary reader takes variables, functions and aliases; ifuncs are not in it.
@@ -133,6 +137,7 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
     // Type ids with compatible vtables, by name.
     let mut type_ids: BTreeMap<&[u8], Vec<&ir::SummaryTypeIdVtable>> = BTreeMap::new();
     let mut block_count = 0;
+    let mut index_flags = 0;
     for r in &m.summary {
         match r {
             S::TypeIdMetadata(t) => {
@@ -140,6 +145,7 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
                 type_ids.entry(name).or_default().extend(t.vtables.iter());
             }
             S::BlockCount(b) => block_count = b.block_count,
+            S::Flags(f) => index_flags = f.flags.bits(),
             _ => {}
         }
     }
@@ -197,6 +203,11 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
             let _ = write!(out, "(offset: {}, ^{})", v.address_point_offset, index.slot(v.vtable)?);
         }
         let _ = writeln!(out, ")) ; guid = {g}");
+    }
+    // The index flags only when some is set (a full-LTO module's split-LTO-unit bit).
+    if index_flags != 0 {
+        let _ = writeln!(out, "^{next} = flags: {index_flags}");
+        next += 1;
     }
     let _ = writeln!(out, "^{next} = blockcount: {block_count}");
     Ok(())
@@ -403,22 +414,31 @@ fn function(
     out.push_str("function: ");
     flags(out, index, f);
     let _ = write!(out, ", insts: {insts}");
-    if let Some(ff) = ff.filter(|ff| ff.bits() & 0x3ff != 0) {
+    // The flags the version knows, printed when one of them is set.
+    let known = if index.all_function_flags { 0x3ff } else { 0x3f };
+    if let Some(ff) = ff.filter(|ff| ff.bits() & known != 0) {
         let b = |v: bool| u8::from(v);
         let _ = write!(
             out,
-            ", funcFlags: (readNone: {}, readOnly: {}, noRecurse: {}, returnDoesNotAlias: {}, noInline: {}, alwaysInline: {}, noUnwind: {}, mayThrow: {}, hasUnknownCall: {}, mustBeUnreachable: {})",
+            ", funcFlags: (readNone: {}, readOnly: {}, noRecurse: {}, returnDoesNotAlias: {}, noInline: {}, alwaysInline: {}",
             b(ff.read_none),
             b(ff.read_only),
             b(ff.no_recurse),
             b(ff.return_does_not_alias),
             b(ff.no_inline),
             b(ff.always_inline),
-            b(ff.no_unwind),
-            b(ff.may_throw),
-            b(ff.has_unknown_call),
-            b(ff.must_be_unreachable),
         );
+        if index.all_function_flags {
+            let _ = write!(
+                out,
+                ", noUnwind: {}, mayThrow: {}, hasUnknownCall: {}, mustBeUnreachable: {}",
+                b(ff.no_unwind),
+                b(ff.may_throw),
+                b(ff.has_unknown_call),
+                b(ff.must_be_unreachable),
+            );
+        }
+        out.push(')');
     }
     if !calls.is_empty() {
         out.push_str(", calls: (");

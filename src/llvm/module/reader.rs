@@ -72,6 +72,12 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                 }
                 WalkerEvent::Deferred { .. } => (None, false),
                 WalkerEvent::Record { block, record, ctx } => {
+                    // A full-LTO module's summary holds the same records as a ThinLTO
+                    // one, read by the same code in LLVM: one model holds both.
+                    let block = match block {
+                        ir::full_lto_globalval_summary_block::ID => ir::globalval_summary_block::ID,
+                        other => other,
+                    };
                     let decoded = ir::decode_record(block, &record, ctx)
                         .map_err(|e| e.with_block_path(record.path.ids()))?;
                     (Some((block, decoded, record.bit_offset)), false)
