@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use bitcode_schema::llvm::dis::{disassemble, producer_major, write_module_to_file, DisOptions};
-use bitcode_schema::llvm::module::read_modules;
+use bitcode_schema::llvm::module::{name_structs_in_one_context, read_modules};
 
 use crate::common::*;
 
@@ -105,7 +105,9 @@ fn print(
 ) -> bitcode_schema::Result<Vec<String>> {
     let Some(prefix) = into_file else { return disassemble(stream, options) };
     let mut texts = Vec::new();
-    for (i, m) in read_modules(stream)?.into_iter().enumerate() {
+    let mut modules = read_modules(stream)?;
+    name_structs_in_one_context(&mut modules);
+    for (i, m) in modules.into_iter().enumerate() {
         let path = PathBuf::from(format!("{}.printed.{i}.ll", prefix.display()));
         // Read and written: a struct type that turns up unused moves the text after it.
         let file = std::fs::File::options().read(true).write(true).create(true).truncate(true).open(&path);
@@ -293,4 +295,59 @@ pub fn hand_written_modules_print_as_llvm_dis() {
     let _ = std::fs::remove_dir_all(&scratch);
     assert!(problems.is_empty(), "{TEST}: {}", problems.join("\n"));
     eprintln!("{TEST}: {compared} hand-written module builds equal to their llvm-dis");
+}
+
+/// The clangs that compile tests/data/dis/compiled.
+const COMPILING_CLANGS: &[u32] = &[13, 14, 16, 19];
+
+/// The sources of tests/data/dis/compiled and the flags each clang compiles them with:
+/// ThinLTO with whole-program devirtualization (two modules whose struct names collide in
+/// llvm-dis's one context, virtual calls in the summary), full LTO with control-flow
+/// integrity (type tests, the index flags), ThinLTO with stack tagging (parameter
+/// accesses).
+const COMPILED: &[(&str, &[&str])] = &[
+    ("virtual_calls.cpp", &["-O2", "-flto=thin", "-fwhole-program-vtables", "-fvisibility=hidden"]),
+    (
+        "virtual_calls.cpp",
+        &["-O2", "-flto", "-fvisibility=hidden", "-fsanitize=cfi", "-fno-sanitize-trap=cfi"],
+    ),
+    (
+        "stack_accesses.c",
+        &["-O2", "-flto=thin", "--target=aarch64-linux-gnu", "-march=armv8.5-a+memtag", "-fsanitize=memtag"],
+    ),
+];
+
+/// The sources of tests/data/dis/compiled, compiled by clang 13, 14, 16 and 19 with the
+/// flags of [`COMPILED`], print as the same version's llvm-dis prints them.
+pub fn compiled_modules_print_as_llvm_dis() {
+    let scratch = std::env::temp_dir().join(format!("bitcode-llvm-dis-compiled-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dis/compiled");
+    let mut problems = Vec::new();
+    let mut compared = 0;
+    for &major in COMPILING_CLANGS {
+        let Some(dis) = llvm_dis(major) else {
+            missing(TEST, &format!("llvm-dis-{major}"));
+            continue;
+        };
+        for (i, (source, flags)) in COMPILED.iter().enumerate() {
+            let compiler = if source.ends_with(".cpp") { "clang++" } else { "clang" };
+            let Some(compiler) = require_tool(TEST, &format!("{compiler}-{major}")) else { continue };
+            let bc = scratch.join(format!("{i}-{major}.bc"));
+            run(Command::new(compiler).args(*flags).arg("-c").arg(dir.join(source)).arg("-o").arg(&bc))
+                .unwrap_or_else(|e| panic!("{source} ({major}): {e}"));
+            let outcome = compare(&bc, "compiled", major, &dis, &scratch);
+            if outcome.equal != outcome.modules {
+                problems.push(format!(
+                    "{source} {} (LLVM {major}): {}",
+                    flags.join(" "),
+                    outcome.problems.join("; ")
+                ));
+            }
+            compared += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(problems.is_empty(), "{TEST}: {}", problems.join("\n"));
+    eprintln!("{TEST}: {compared} compiled modules equal to their llvm-dis");
 }

@@ -6,7 +6,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use bitcode_schema::llvm::dis::{write_module, write_module_to_file, DisError, DisOptions};
-use bitcode_schema::llvm::module::read_modules;
+use bitcode_schema::llvm::module::{name_structs_in_one_context, read_modules};
 
 use crate::Failure;
 
@@ -35,6 +35,8 @@ pub fn bitcode<W: Write>(
     for stream in input.streams()? {
         modules.extend(read_modules(&stream)?);
     }
+    // llvm-dis reads every module of the file into one context.
+    name_structs_in_one_context(&mut modules);
     match target {
         Target::Out(out) => {
             for m in modules {

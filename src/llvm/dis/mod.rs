@@ -37,7 +37,7 @@ use std::io;
 use bitcode_schema_runtime::{Bitstream, Error, Result};
 
 use super::ir;
-use super::module::{read_modules, Module};
+use super::module::{name_structs_in_one_context, read_modules, Module};
 use output::Sink;
 
 /// Options of the printer.
@@ -67,7 +67,9 @@ pub fn disassemble(stream: &Bitstream<'_>, options: &DisOptions) -> Result<Vec<S
     Ok(texts)
 }
 
-/// Writes module `m` (one of [`read_modules`]) to `out` as llvm-dis prints it. The module
+/// Writes module `m` (one of [`read_modules`]) to `out` as llvm-dis prints it (a file of
+/// several modules: after [`name_structs_in_one_context`], as llvm-dis reads them all into
+/// one context). The module
 /// is read whole (every function body checked) before its first byte is written, so bad
 /// input gives an error before any output; the text is written as it is made, but for the
 /// functions', which waits for the struct types at the top (the bodies decide them).
@@ -107,7 +109,9 @@ fn for_each_module(
     options: &DisOptions,
     mut print: impl FnMut(Module<'_>, u32) -> Result<()>,
 ) -> Result<()> {
-    for m in read_modules(stream)? {
+    let mut modules = read_modules(stream)?;
+    name_structs_in_one_context(&mut modules);
+    for m in modules {
         let major = major_for(&m, options);
         print(m, major)?;
     }

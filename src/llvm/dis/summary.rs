@@ -44,11 +44,12 @@ fn global_identifier(name: &[u8], linkage: Linkage, file: &[u8], delimiter: u8) 
     id
 }
 
-/// One global value of the index: its name and the summary records about it.
+/// One global value of the index: its name and the summary records about it, each with
+/// the records that go with it (see [`extras`]).
 #[derive(Default)]
 struct Entry<'r, 'a> {
     name: Vec<u8>,
-    summaries: Vec<&'r S<'a>>,
+    summaries: Vec<(&'r S<'a>, Vec<&'r S<'a>>)>,
 }
 
 /// The index of a module: entries by GUID and slots.
@@ -117,7 +118,12 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
         index.guids.insert(id, g);
         index.entries.entry(g).or_insert_with(|| Entry { name: c.name.to_vec(), summaries: Vec::new() });
     }
+    let mut pending = Vec::new();
     for r in &m.summary {
+        if extras::is_extra(r) {
+            pending.push(r);
+            continue;
+        }
         let Some(id) = subject(r) else { continue };
         let g = index.guids.get(&id.0).ok_or_else(|| {
             invalid_error(format!(
@@ -125,8 +131,11 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
                 id.0
             ))
         })?;
+        // Only a function summary takes the pending records.
+        let is_function = matches!(r, S::PerModule(_) | S::PerModuleProfile(_) | S::PerModuleRelBf(_));
+        let extras = if is_function { std::mem::take(&mut pending) } else { Vec::new() };
         if let Some(e) = index.entries.get_mut(g) {
-            e.summaries.push(r);
+            e.summaries.push((r, extras));
         }
     }
     let mut next = 1u32;
@@ -177,11 +186,11 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
         }
         if !e.summaries.is_empty() {
             out.push_str(", summaries: (");
-            for (i, s) in e.summaries.iter().enumerate() {
+            for (i, (s, extras)) in e.summaries.iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                summary(out, &index, s)?;
+                summary(out, &index, s, extras)?;
             }
             out.push(')');
         }
@@ -264,7 +273,7 @@ struct Call {
 }
 
 /// Writes one summary: `function: (...)`, `variable: (...)` or `alias: (...)`.
-fn summary(out: &mut String, index: &Index<'_, '_>, s: &S<'_>) -> Result<()> {
+fn summary(out: &mut String, index: &Index<'_, '_>, s: &S<'_>, extras: &[&S<'_>]) -> Result<()> {
     match s {
         S::PerModule(f) => {
             let (refs, calls): (Vec<Ref>, Vec<Call>) = match (&f.refs_and_calls, &f.refs, &f.calls) {
@@ -280,7 +289,7 @@ fn summary(out: &mut String, index: &Index<'_, '_>, s: &S<'_>) -> Result<()> {
                     calls.as_deref().unwrap_or(&[]).iter().map(|c| plain_call(*c)).collect(),
                 ),
             };
-            function(out, index, &f.flags, f.inst_count, f.fn_flags.as_ref(), &calls, &refs)
+            function(out, index, &f.flags, f.inst_count, f.fn_flags.as_ref(), &calls, &refs, extras)
         }
         S::PerModuleProfile(f) => {
             let refs;
@@ -312,7 +321,7 @@ fn summary(out: &mut String, index: &Index<'_, '_>, s: &S<'_>) -> Result<()> {
                     calls.push(profile_call(c.callee, &c.info));
                 }
             }
-            function(out, index, &f.flags, f.inst_count, f.fn_flags.as_ref(), &calls, &refs)
+            function(out, index, &f.flags, f.inst_count, f.fn_flags.as_ref(), &calls, &refs, extras)
         }
         S::PerModuleRelBf(f) => {
             let (refs, calls) = match (&f.refs_and_calls, &f.refs) {
@@ -350,7 +359,7 @@ fn summary(out: &mut String, index: &Index<'_, '_>, s: &S<'_>) -> Result<()> {
                     (refs.as_deref().unwrap_or(&[]).iter().map(|r| (*r, "")).collect(), Vec::new())
                 }
             };
-            function(out, index, &f.flags, f.inst_count, f.fn_flags.as_ref(), &calls, &refs)
+            function(out, index, &f.flags, f.inst_count, f.fn_flags.as_ref(), &calls, &refs, extras)
         }
         S::PerModuleGlobalVarInitRefs(v) => {
             let refs: Vec<Ref> = v.refs.as_deref().unwrap_or(&[]).iter().map(|r| (*r, "")).collect();
@@ -401,7 +410,9 @@ fn flags(out: &mut String, index: &Index<'_, '_>, f: &SummaryFlags) {
     out.push(')');
 }
 
-/// `function: (...)`: flags, insts, funcFlags when any is set, calls, refs.
+/// `function: (...)`: flags, insts, funcFlags when any is set, calls, type id info,
+/// parameter accesses (those two from `extras`), refs.
+#[allow(clippy::too_many_arguments)]
 fn function(
     out: &mut String,
     index: &Index<'_, '_>,
@@ -410,6 +421,7 @@ fn function(
     ff: Option<&SummaryFunctionFlags>,
     calls: &[Call],
     refs: &[Ref],
+    extras: &[&S<'_>],
 ) -> Result<()> {
     out.push_str("function: ");
     flags(out, index, f);
@@ -459,6 +471,8 @@ fn function(
         }
         out.push(')');
     }
+    extras::write_type_id_info(out, extras);
+    extras::write_param_accesses(out, index, extras)?;
     write_refs(out, index, refs)?;
     out.push(')');
     Ok(())
@@ -516,5 +530,6 @@ fn write_refs(out: &mut String, index: &Index<'_, '_>, refs: &[Ref]) -> Result<(
     Ok(())
 }
 
+mod extras;
 #[cfg(test)]
 mod tests;

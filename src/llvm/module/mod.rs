@@ -26,8 +26,18 @@ pub use function::{BasicBlock, FunctionBody};
 pub use globals::{Comdat, Function, GlobalCommon, GlobalVar, Indirect};
 pub use instructions::{Atomic, AttachmentList, Call, DebugLoc, DebugRecord, Instruction, Op, ValueList};
 pub use reader::read_modules;
-pub use types::{Type, TypeRef, Types};
+pub use types::{StructNames, Type, TypeRef, Types};
 pub use values::{Value, ValueKind};
+
+/// Names the named structs of `modules` as LLVM does when it reads them all into one
+/// context, as llvm-dis reads the modules of one file: a struct whose name an earlier
+/// module's struct took is renamed `name.N` (see [`Types::name_structs_in`]).
+pub fn name_structs_in_one_context(modules: &mut [Module<'_>]) {
+    let mut context = StructNames::default();
+    for m in modules {
+        m.types.name_structs_in(&mut context);
+    }
+}
 
 use crate::llvm::ir::metadata_block;
 use crate::llvm::Walker;

@@ -104,6 +104,14 @@ impl Type {
     }
 }
 
+/// The struct names an LLVM context holds, and the number its next renamed struct takes
+/// (LLVMContextImpl's NamedStructTypes and NamedStructTypesUniqueID).
+#[derive(Clone, Debug, Default)]
+pub struct StructNames {
+    taken: std::collections::HashSet<Vec<u8>>,
+    next_suffix: u64,
+}
+
 /// The module's types.
 #[derive(Clone, Debug, Default)]
 pub struct Types {
@@ -154,6 +162,36 @@ impl Types {
     /// The name of an identified struct or target type.
     pub fn name(&self, id: TypeRef) -> Option<&[u8]> {
         self.names.get(&id).map(|n| n.as_slice())
+    }
+
+    /// Renames the named structs as LLVM's reader names them in a context that already
+    /// holds the names in `context` (those of the modules read into it before): in table
+    /// order, a name the context holds takes the suffix `.N`, N the context's next
+    /// number, until the name is new to the context; each name is then the context's.
+    pub fn name_structs_in(&mut self, context: &mut StructNames) {
+        for id in 0..self.list.len() as TypeRef {
+            if !matches!(self.list.get(id as usize), Some(Type::Struct { identified: Some(_), .. })) {
+                continue;
+            }
+            let Some(name) = self.names.get_mut(&id) else { continue };
+            if name.is_empty() {
+                continue;
+            }
+            if context.taken.contains(name.as_slice()) {
+                let base = name.clone();
+                loop {
+                    let mut renamed = base.clone();
+                    renamed.push(b'.');
+                    renamed.extend_from_slice(context.next_suffix.to_string().as_bytes());
+                    context.next_suffix += 1;
+                    if !context.taken.contains(&renamed) {
+                        *name = renamed;
+                        break;
+                    }
+                }
+            }
+            context.taken.insert(name.clone());
+        }
     }
 
     /// The id of a structural type, added when the table lacks it.
