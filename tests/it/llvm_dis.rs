@@ -298,13 +298,14 @@ pub fn hand_written_modules_print_as_llvm_dis() {
 }
 
 /// The clangs that compile tests/data/dis/compiled.
-const COMPILING_CLANGS: &[u32] = &[13, 14, 16, 19];
+const COMPILING_CLANGS: &[u32] = &[13, 14, 15, 16, 19];
 
 /// The sources of tests/data/dis/compiled and the flags each clang compiles them with:
 /// ThinLTO with whole-program devirtualization (two modules whose struct names collide in
 /// llvm-dis's one context, virtual calls in the summary), full LTO with control-flow
 /// integrity (type tests, the index flags), ThinLTO with stack tagging (parameter
-/// accesses).
+/// accesses), and optimized C++ with a typed catch (an intrinsic declaration the optimizer
+/// gave attributes that LLVM's reader replaces).
 const COMPILED: &[(&str, &[&str])] = &[
     ("virtual_calls.cpp", &["-O2", "-flto=thin", "-fwhole-program-vtables", "-fvisibility=hidden"]),
     (
@@ -315,10 +316,11 @@ const COMPILED: &[(&str, &[&str])] = &[
         "stack_accesses.c",
         &["-O2", "-flto=thin", "--target=aarch64-linux-gnu", "-march=armv8.5-a+memtag", "-fsanitize=memtag"],
     ),
+    ("typed_catch.cpp", &["-O2", "-emit-llvm"]),
 ];
 
-/// The sources of tests/data/dis/compiled, compiled by clang 13, 14, 16 and 19 with the
-/// flags of [`COMPILED`], print as the same version's llvm-dis prints them.
+/// The sources of tests/data/dis/compiled, compiled by clang 13, 14, 15, 16 and 19 with
+/// the flags of [`COMPILED`], print as the same version's llvm-dis prints them.
 pub fn compiled_modules_print_as_llvm_dis() {
     let scratch = std::env::temp_dir().join(format!("bitcode-llvm-dis-compiled-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();

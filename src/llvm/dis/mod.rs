@@ -14,6 +14,7 @@ mod feed;
 mod floats;
 mod global_refs;
 mod instructions;
+mod intrinsic_attributes;
 mod lists;
 mod local_names;
 mod md;

@@ -81,6 +81,7 @@ pub(super) fn print(
     module_id: &str,
     mut sink: Sink<'_>,
 ) -> std::result::Result<(), DisError> {
+    super::intrinsic_attributes::reset(&mut m, major)?;
     let records = std::mem::take(&mut m.metadata);
     let m = &m;
     // Bodies name numbered structs by number, which the whole module's order gives: with
