@@ -226,6 +226,45 @@ pub fn every_corpus_module_prints_as_its_llvm_dis() {
     assert!(regressions.is_empty(), "{TEST}: worse than the ratchet:\n  {}", regressions.join("\n  "));
 }
 
+/// The LLVM versions whose llvm-dis checks the modules of ../shared/corpus-old they wrote
+/// (the ones Debian packages here; the corpus has 17, 18, 20 and 21 too).
+const OLD_CORPUS_VERSIONS: &[u32] = &[13, 14, 15, 16, 19];
+
+/// Every module of ../shared/corpus-old written by LLVM 13, 14, 15, 16 or 19 (clang on
+/// Linux and macOS, LLVM's own bitcode compatibility fixtures) prints as that version's
+/// llvm-dis prints it.
+pub fn old_corpus_modules_print_as_their_llvm_dis() {
+    let Some(shared) = require_shared(TEST) else { return };
+    let scratch = std::env::temp_dir().join(format!("bitcode-llvm-dis-old-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let mut jobs = Vec::new();
+    for file in bitstream_files(&shared.join("corpus-old")) {
+        if file.extension().is_none_or(|x| x != "bc") {
+            continue;
+        }
+        let bytes = std::fs::read(&file).unwrap();
+        let Ok(input) = bitcode_schema::Input::parse(&bytes) else { continue };
+        let major = input.streams().ok().and_then(|streams| streams.first().and_then(producer_major));
+        let Some(major) = major.filter(|m| OLD_CORPUS_VERSIONS.contains(m)) else { continue };
+        match llvm_dis(major) {
+            Some(tool) => jobs.push((file, major, tool)),
+            None => missing(TEST, &format!("llvm-dis-{major}")),
+        }
+    }
+    assert!(jobs.len() >= 60, "{TEST}: only {} corpus-old modules of LLVM 13-19", jobs.len());
+    let outcomes =
+        parallel_map(&jobs, |(file, major, tool)| compare(file, "corpus-old", *major, tool, &scratch));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let problems: Vec<&String> = outcomes.iter().flat_map(|o| &o.problems).collect();
+    let modules: usize = outcomes.iter().map(|o| o.modules).sum();
+    eprintln!("{TEST}: corpus-old, LLVM 13-19: {modules} modules, {} problems", problems.len());
+    assert!(
+        problems.is_empty(),
+        "{TEST}: {}",
+        problems.iter().map(|p| p.as_str()).collect::<Vec<_>>().join("\n")
+    );
+}
+
 /// The `llvm-as` of LLVM `major`, if installed (22: rustc's `llvm-tools` component).
 fn llvm_as(major: u32) -> Option<PathBuf> {
     match major {

@@ -150,38 +150,37 @@ impl AttrWriter<'_> {
             }
             K::Nofpclass => {
                 out.push_str("nofpclass(");
-                let names = [(0x3, "nan"), (0x204, "inf"), (0x90, "zero"), (0x108, "sub"), (0x60, "norm")];
-                let singles = [
+                // LLVM's table, in its order: the first test whose bits are all in the
+                // mask prints, and they leave it (fcSNan 0x1, fcQNan 0x2, fcNegInf 0x4,
+                // fcNegNormal 0x8, fcNegSubnormal 0x10, fcNegZero 0x20, fcPosZero 0x40,
+                // fcPosSubnormal 0x80, fcPosNormal 0x100, fcPosInf 0x200).
+                let tests = [
+                    (0x3ff, "all"),
+                    (0x3, "nan"),
                     (0x1, "snan"),
                     (0x2, "qnan"),
+                    (0x204, "inf"),
                     (0x4, "ninf"),
-                    (0x8, "nnorm"),
-                    (0x10, "nsub"),
+                    (0x200, "pinf"),
+                    (0x60, "zero"),
                     (0x20, "nzero"),
                     (0x40, "pzero"),
+                    (0x90, "sub"),
+                    (0x10, "nsub"),
                     (0x80, "psub"),
+                    (0x108, "norm"),
+                    (0x8, "nnorm"),
                     (0x100, "pnorm"),
-                    (0x200, "pinf"),
                 ];
-                if v & 0x3ff == 0x3ff {
-                    out.push_str("all");
-                } else {
-                    let mut rest = v & 0x3ff;
-                    let mut parts = Vec::new();
-                    for (mask, name) in names {
-                        if rest & mask == mask {
-                            parts.push(name);
-                            rest &= !mask;
-                        }
+                let mut rest = v & 0x3ff;
+                let mut parts = Vec::new();
+                for (mask, name) in tests {
+                    if rest & mask == mask {
+                        parts.push(name);
+                        rest &= !mask;
                     }
-                    for (mask, name) in singles {
-                        if rest & mask == mask {
-                            parts.push(name);
-                            rest &= !mask;
-                        }
-                    }
-                    out.push_str(&parts.join(" "));
                 }
+                out.push_str(&parts.join(" "));
                 out.push(')');
             }
             _ => {

@@ -355,8 +355,22 @@ impl Printer<'_, '_> {
                 out.push('"');
             }
             Constant::PtrAuth(ops) => {
+                // Pointer and key; the discriminator when it or the address discriminator
+                // is not null; the address discriminator when it is not.
+                let is_null = |id: Option<&ValueRef>| {
+                    id.and_then(|&id| self.value(id)).is_some_and(|v| {
+                        matches!(v.kind, ValueKind::Constant(Constant::Null | Constant::Int(0)))
+                    })
+                };
+                let count = if !is_null(ops.get(3)) {
+                    4
+                } else if !is_null(ops.get(2)) {
+                    3
+                } else {
+                    2
+                };
                 out.push_str("ptrauth (");
-                self.write_list(out, ops);
+                self.write_list(out, ops.get(..count).unwrap_or(ops));
                 out.push(')');
             }
         }

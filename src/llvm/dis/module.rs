@@ -879,13 +879,18 @@ impl<'m, 'a> Printer<'m, 'a> {
         self.global_refs.write(out, id);
     }
 
-    /// Writes a calling convention keyword (or `cc N`).
+    /// Writes a calling convention keyword (or `ccN`).
     pub fn write_cc(out: &mut String, cc: CallingConv) {
         match cc {
             // The old WebKit JS convention kept its keyword in the versions of the corpus.
             CallingConv::Unknown(12) => out.push_str("webkit_jscc"),
             CallingConv::Unknown(n) => {
-                super::text::push_tagged(out, "cc ", n);
+                super::text::push_tagged(out, "cc", n);
+            }
+            // AsmWriter spells these two with a space after, and then adds its own.
+            CallingConv::AvrIntrcc | CallingConv::AvrSignalcc => {
+                out.push_str(cc.name());
+                out.push(' ');
             }
             other => out.push_str(other.name()),
         }
