@@ -265,6 +265,29 @@ pub fn old_corpus_modules_print_as_their_llvm_dis() {
     );
 }
 
+/// The atomic records of LLVM 12 and before (atomicrmw and cmpxchg with the value typed by
+/// the pointer): LLVM's fixture of them, printed as LLVM 13 prints it, equals llvm-dis-13.
+pub fn old_atomic_records_print_as_llvm_dis_13() {
+    let Some(shared) = require_shared(TEST) else { return };
+    let Some(tool) = llvm_dis(13) else {
+        missing(TEST, "llvm-dis-13");
+        return;
+    };
+    let file = shared.join("corpus-old/llvmtest__atomic-no-syncscope.bc");
+    let scratch = std::env::temp_dir().join(format!("bitcode-llvm-dis-atomics-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let expected = reference(&tool, &file, &scratch).unwrap();
+    let _ = std::fs::remove_dir_all(&scratch);
+    let bytes = std::fs::read(&file).unwrap();
+    let input = bitcode_schema::Input::parse(&bytes).unwrap();
+    let options = DisOptions { llvm_major: Some(13), module_id: file.display().to_string() };
+    let got = disassemble(&input.streams().unwrap()[0], &options).unwrap();
+    assert!(expected[0].contains("atomicrmw") && expected[0].contains("cmpxchg"));
+    if let Some((first, off)) = difference(&got[0], &expected[0]) {
+        panic!("{TEST}: {off} lines differ; first at {first}");
+    }
+}
+
 /// The `llvm-as` of LLVM `major`, if installed (22: rustc's `llvm-tools` component).
 fn llvm_as(major: u32) -> Option<PathBuf> {
     match major {

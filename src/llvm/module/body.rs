@@ -727,6 +727,53 @@ impl<'a> BodyReader<'_, 'a> {
                 let void = self.void();
                 self.push(void, Op::Fence(Atomic { ordering: f.ordering, scope: f.syncscope }))?;
             }
+            // The forms of LLVM 12 and before, on typed pointers: the value has the
+            // pointer's element type, and no alignment is given (the store size is meant).
+            F::InstAtomicrmwOld(a) => {
+                let ptr = self.type_of(a.ptr)?;
+                let ty = self
+                    .types
+                    .pointee(ptr)
+                    .ok_or("an old atomicrmw through a pointer without an element type")?;
+                let op = Op::AtomicRmw {
+                    operation: a.operation.operation,
+                    ptr: a.ptr.id.0,
+                    value: a.value.0,
+                    volatile: a.is_volatile,
+                    atomic: Atomic { ordering: a.ordering, scope: a.syncscope },
+                    align: align(a.align),
+                };
+                self.push(ty, op)?;
+            }
+            F::InstCmpxchgOld(c) => {
+                // Without `weak` (before LLVM 3.5) LLVM's reader adds an extractvalue of
+                // the loaded value, a second instruction: not read.
+                let (Some(weak), Some(failure)) = (c.weak, c.failure_ordering) else {
+                    return Err("a cmpxchg from before LLVM 3.5 (without weak)".into());
+                };
+                let ptr = self.type_of(c.ptr)?;
+                let cty = self
+                    .types
+                    .pointee(ptr)
+                    .ok_or("an old cmpxchg through a pointer without an element type")?;
+                let i1 = self.types.intern(Type::Integer(1));
+                let ty = self.types.intern(Type::Struct {
+                    identified: None,
+                    packed: false,
+                    elements: Some(vec![cty, i1]),
+                });
+                let op = Op::CmpXchg {
+                    ptr: c.ptr.id.0,
+                    cmp: c.cmp.0,
+                    new: c.new.0,
+                    volatile: c.is_volatile,
+                    weak,
+                    success: Atomic { ordering: c.success_ordering, scope: c.syncscope },
+                    failure,
+                    align: None,
+                };
+                self.push(ty, op)?;
+            }
             F::InstCmpxchg(c) => {
                 let cty = self.type_of(c.cmp)?;
                 let i1 = self.types.intern(Type::Integer(1));
