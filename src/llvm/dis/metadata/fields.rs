@@ -129,6 +129,11 @@ impl<'p, 'm> Fields<'p, 'm> {
                 rest &= !(1 << bit);
             }
         }
+        // LLVM 22 named bit 30.
+        if rest & (1 << 30) != 0 && self.printer.llvm_major >= 22 {
+            list.push("DIFlagNameIsSimplified");
+            rest &= !(1 << 30);
+        }
         list.finish(rest);
     }
 

@@ -32,7 +32,7 @@ pub trait ValueWriter {
 pub struct MdPrinter<'m> {
     pub(super) md: &'m Metadata<'m>,
     slots: &'m MdSlots,
-    llvm_major: u32,
+    pub(super) llvm_major: u32,
     values: &'m dyn ValueWriter,
 }
 
@@ -311,9 +311,11 @@ impl<'m> MdPrinter<'m> {
                 f.string("name", *name, true);
                 self.bits(&mut f, "size", *size);
                 f.int("align", *align, true);
-                self.encoding(&mut f, *encoding);
-                f.int("numExtraInhabitants", *num_extra_inhabitants, true);
+                // As LLVM 22 orders them (20 and 21 print no file of the corpus with
+                // either of the two fields).
                 f.int("dataSize", *data_size, true);
+                self.encoding(&mut f, *encoding);
+                f.int("num_extra_inhabitants", *num_extra_inhabitants, true);
                 f.di_flags("flags", *flags);
                 out.push(')');
             }
@@ -448,6 +450,7 @@ impl<'m> MdPrinter<'m> {
                 self.bits(&mut f, "size", *size);
                 f.int("align", *align, true);
                 self.bits(&mut f, "offset", *offset);
+                f.int("num_extra_inhabitants", *num_extra_inhabitants, true);
                 f.di_flags("flags", *flags);
                 f.md("elements", *elements, true);
                 f.dwarf(
@@ -468,7 +471,6 @@ impl<'m> MdPrinter<'m> {
                     None => f.md("rank", *rank, true),
                 }
                 f.md("annotations", *annotations, true);
-                f.int("numExtraInhabitants", *num_extra_inhabitants, true);
                 f.md("specification", *specification, true);
                 if let Some(kind) = enum_kind {
                     f.int("enumKind", *kind, false);
@@ -735,6 +737,11 @@ impl<'m> MdPrinter<'m> {
                 f.string("name", *name, true);
                 f.md("file", *file, true);
                 f.int("line", *line, true);
+                // Up to LLVM 21 the reader took the writer's setter for the getter and
+                // the other way round (the model holds what those versions read); LLVM 22
+                // reads them as written.
+                let (setter, getter) =
+                    if self.llvm_major >= 22 { (getter, setter) } else { (setter, getter) };
                 f.string("setter", *setter, true);
                 f.string("getter", *getter, true);
                 f.int("attributes", *attributes, true);
