@@ -355,20 +355,14 @@ impl Printer<'_, '_> {
                 out.push('"');
             }
             Constant::PtrAuth(ops) => {
-                // Pointer and key; the discriminator when it or the address discriminator
-                // is not null; the address discriminator when it is not.
-                let is_null = |id: Option<&ValueRef>| {
-                    id.and_then(|&id| self.value(id)).is_some_and(|v| {
+                // Pointer and key, then the discriminator, the address discriminator and
+                // (LLVM 22) the deactivation symbol, up to the last that is not null.
+                let is_null = |id: &ValueRef| {
+                    self.value(*id).is_some_and(|v| {
                         matches!(v.kind, ValueKind::Constant(Constant::Null | Constant::Int(0)))
                     })
                 };
-                let count = if !is_null(ops.get(3)) {
-                    4
-                } else if !is_null(ops.get(2)) {
-                    3
-                } else {
-                    2
-                };
+                let count = ops.iter().rposition(|id| !is_null(id)).map_or(0, |last| last + 1).max(2);
                 out.push_str("ptrauth (");
                 self.write_list(out, ops.get(..count).unwrap_or(ops));
                 out.push(')');

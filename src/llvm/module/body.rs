@@ -136,6 +136,13 @@ pub(super) fn read_constant<'a>(
         C::Ptrauth(p) => {
             Constant::PtrAuth(vec![p.pointer.0, p.key.0, p.discriminator.0, p.address_discriminator.0])
         }
+        C::Ptrauth2(p) => Constant::PtrAuth(vec![
+            p.pointer.0,
+            p.key.0,
+            p.discriminator.0,
+            p.address_discriminator.0,
+            p.deactivation_symbol.0,
+        ]),
         _ => return Err("a constant record this reader does not know".into()),
     })
 }
