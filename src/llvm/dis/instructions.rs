@@ -9,7 +9,9 @@ use super::md::{MdPrinter, ValueWriter};
 use super::module::Printer;
 use super::names;
 use crate::llvm::ir::{AtomicOrdering, CallingConv, CastOpcode};
-use crate::llvm::module::{Atomic, Call, FunctionBody, Instruction, Op, Type, TypeRef, ValueRef};
+use crate::llvm::module::{
+    Atomic, BundleInput, Call, FunctionBody, Instruction, Op, Type, TypeRef, ValueRef,
+};
 
 /// Fast-math flags as printed (` fast`, or ` reassoc nnan ...`).
 fn write_fmf(out: &mut String, bits: u64) {
@@ -546,8 +548,12 @@ impl<'m, 'a> Printer<'m, 'a> {
             .bundles
             .iter()
             .find(|(tag, _)| self.m.bundle_tags.get(*tag as usize).is_some_and(|t| &t[..] == b"gc-live"));
+        let live_values: Vec<ValueRef>;
         let operands: &[ValueRef] = match live {
-            Some((_, inputs)) => inputs,
+            Some((_, inputs)) => {
+                live_values = inputs.iter().filter_map(|i| i.value()).collect();
+                &live_values
+            }
             None => &sp.args,
         };
         let (Some(bi), Some(di)) = (index(base), index(derived)) else { return };
@@ -677,11 +683,22 @@ impl<'m, 'a> Printer<'m, 'a> {
                 out.push('"');
                 names::escaped(out, m.bundle_tags.get(*tag as usize).map_or(&b""[..], |t| &t[..]));
                 out.push_str("\"(");
-                for (j, v) in inputs.iter().enumerate() {
+                for (j, input) in inputs.iter().enumerate() {
                     if j > 0 {
                         out.push_str(", ");
                     }
-                    self.write_typed(out, *v);
+                    match *input {
+                        BundleInput::Value(v) => self.write_typed(out, v),
+                        BundleInput::Metadata(id) => {
+                            out.push_str("metadata ");
+                            let values = LocalValues { p: self };
+                            let printer = MdPrinter::new(&self.md, &self.md_slots, self.major, &values);
+                            match self.md.get(u64::from(id)) {
+                                Some(n) => printer.write_operand(out, n),
+                                None => out.push_str("<badref>"),
+                            }
+                        }
+                    }
                 }
                 out.push(')');
             }

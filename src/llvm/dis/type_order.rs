@@ -9,7 +9,8 @@ use super::module::{for_each_constant_operand, for_each_operand};
 use super::types::TypeFinder;
 use crate::llvm::module::metadata::{DiNode, Md};
 use crate::llvm::module::{
-    Attribute, Call, Constant, FunctionBody, Module, Op, Type, TypeRef, Types, ValueKind, ValueRef,
+    Attribute, BundleInput, Call, Constant, FunctionBody, Module, Op, Type, TypeRef, Types, ValueKind,
+    ValueRef,
 };
 
 /// The order of the struct definitions, known before the bodies are printed or found by
@@ -193,8 +194,15 @@ impl TypeOrder {
             }
         }
         for (_, inputs) in &call.bundles {
-            for &v in inputs {
-                self.value(m, types, Some(body), v);
+            for input in inputs {
+                match *input {
+                    BundleInput::Value(v) => self.value(m, types, Some(body), v),
+                    BundleInput::Metadata(id) => {
+                        if let Some(operand) = md.get(u64::from(id)) {
+                            self.metadata_as_value(m, types, md, Some(body), operand);
+                        }
+                    }
+                }
             }
         }
         self.value(m, types, Some(body), call.callee);

@@ -6,12 +6,17 @@ use bitcode_schema_runtime::{Error, ErrorKind, Result};
 
 use super::constants::{Constant, ValueRef};
 use super::function::{BasicBlock, FunctionBody};
-use super::instructions::{Atomic, AttachmentList, Call, DebugLoc, DebugRecord, Instruction, Op, ValueList};
+use super::instructions::{
+    Atomic, AttachmentList, BundleInput, Call, DebugLoc, DebugRecord, Instruction, Op, ValueList,
+};
 use super::types::{Type, TypeRef, Types};
 use super::values::{Value, ValueKind};
 use super::Module;
 use crate::llvm::ir::{self, constants_block as cb, function_block as fb};
 use crate::llvm::{Walker, WalkerEvent};
+
+/// The operand-bundle input that says a metadata id follows (bitc::OB_METADATA).
+const METADATA_BUNDLE_INPUT: u64 = 0x8000_0000;
 
 /// An error of the module's content (not of the bitstream) at `bit_offset`.
 pub(crate) fn invalid(bit_offset: u64, problem: String) -> Error {
@@ -243,7 +248,7 @@ struct BodyReader<'m, 'a> {
     body: FunctionBody<'a>,
     constant_type: TypeRef,
     last_loc: Option<DebugLoc>,
-    bundles: Vec<(u32, Vec<ValueRef>)>,
+    bundles: Vec<(u32, Vec<BundleInput>)>,
     declared_blocks: u32,
     block_names: Vec<(u32, bitcode_schema_runtime::decode::Bytes<'a>)>,
     common: CommonTypes,
@@ -865,11 +870,18 @@ impl<'a> BodyReader<'_, 'a> {
                 let mut inputs = Vec::new();
                 let mut it = b.inputs.iter();
                 while let Some(&v) = it.next() {
+                    // LLVM 22: a marker, then a metadata id relative to the call's number.
+                    if v == METADATA_BUNDLE_INPUT {
+                        let relative =
+                            it.next().ok_or("an operand bundle's metadata input without its id")?;
+                        inputs.push(BundleInput::Metadata(base.wrapping_sub(*relative as u32)));
+                        continue;
+                    }
                     let id = if self.m.version >= 1 { base.wrapping_sub(v as u32) } else { v as u32 };
                     if self.value(id).is_none() {
                         it.next();
                     }
-                    inputs.push(id);
+                    inputs.push(BundleInput::Value(id));
                 }
                 self.bundles.push((b.tag, inputs));
             }

@@ -39,7 +39,26 @@ pub struct Call {
     /// The arguments: value ids, or metadata ids for metadata-typed parameters.
     pub args: ValueList,
     /// Operand bundles: tag index and inputs.
-    pub bundles: Vec<(u32, Vec<ValueRef>)>,
+    pub bundles: Vec<(u32, Vec<BundleInput>)>,
+}
+
+/// An input of an operand bundle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BundleInput {
+    /// A value id.
+    Value(ValueRef),
+    /// A metadata id, in the numbering of the function's metadata (LLVM 22 writes these).
+    Metadata(u32),
+}
+
+impl BundleInput {
+    /// The value id, unless the input is metadata.
+    pub fn value(self) -> Option<ValueRef> {
+        match self {
+            BundleInput::Value(v) => Some(v),
+            BundleInput::Metadata(_) => None,
+        }
+    }
 }
 
 /// What an instruction does.

@@ -24,7 +24,9 @@ pub use attributes::{Attribute, AttributeList, AttributeSet, Attributes};
 pub use constants::{Constant, ValueRef};
 pub use function::{BasicBlock, FunctionBody};
 pub use globals::{Comdat, Function, GlobalCommon, GlobalVar, Indirect};
-pub use instructions::{Atomic, AttachmentList, Call, DebugLoc, DebugRecord, Instruction, Op, ValueList};
+pub use instructions::{
+    Atomic, AttachmentList, BundleInput, Call, DebugLoc, DebugRecord, Instruction, Op, ValueList,
+};
 pub use reader::read_modules;
 pub use types::{StructNames, Type, TypeRef, Types};
 pub use values::{Value, ValueKind};
