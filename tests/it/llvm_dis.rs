@@ -183,8 +183,9 @@ fn compare(file: &Path, producer: &'static str, major: u32, tool: &Path, scratch
 /// Every corpus IR module prints as the llvm-dis of its own LLVM version prints it.
 pub fn every_corpus_module_prints_as_its_llvm_dis() {
     let Some(shared) = require_shared(TEST) else { return };
-    let scratch = std::env::temp_dir().join(format!("bitcode-llvm-dis-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).unwrap();
+    // Removed when dropped, a failed assertion included.
+    let scratch_dir = tempfile::tempdir().unwrap();
+    let scratch = scratch_dir.path();
     let mut jobs = Vec::new();
     for file in bitstream_files(&shared.join("corpus")) {
         let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
@@ -202,8 +203,7 @@ pub fn every_corpus_module_prints_as_its_llvm_dis() {
         }
     }
     let outcomes =
-        parallel_map(&jobs, |(file, producer, major, tool)| compare(file, producer, *major, tool, &scratch));
-    let _ = std::fs::remove_dir_all(&scratch);
+        parallel_map(&jobs, |(file, producer, major, tool)| compare(file, producer, *major, tool, scratch));
     let mut regressions = Vec::new();
     for &(producer, major, ceiling) in PRODUCERS {
         let mine: Vec<&Outcome> = outcomes.iter().filter(|o| o.producer == producer).collect();
@@ -235,8 +235,9 @@ const OLD_CORPUS_VERSIONS: &[u32] = &[13, 14, 15, 16, 19];
 /// llvm-dis prints it.
 pub fn old_corpus_modules_print_as_their_llvm_dis() {
     let Some(shared) = require_shared(TEST) else { return };
-    let scratch = std::env::temp_dir().join(format!("bitcode-llvm-dis-old-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).unwrap();
+    // Removed when dropped, a failed assertion included.
+    let scratch_dir = tempfile::tempdir().unwrap();
+    let scratch = scratch_dir.path();
     let mut jobs = Vec::new();
     for file in bitstream_files(&shared.join("corpus-old")) {
         if file.extension().is_none_or(|x| x != "bc") {
@@ -253,8 +254,7 @@ pub fn old_corpus_modules_print_as_their_llvm_dis() {
     }
     assert!(jobs.len() >= 60, "{TEST}: only {} corpus-old modules of LLVM 13-19", jobs.len());
     let outcomes =
-        parallel_map(&jobs, |(file, major, tool)| compare(file, "corpus-old", *major, tool, &scratch));
-    let _ = std::fs::remove_dir_all(&scratch);
+        parallel_map(&jobs, |(file, major, tool)| compare(file, "corpus-old", *major, tool, scratch));
     let problems: Vec<&String> = outcomes.iter().flat_map(|o| &o.problems).collect();
     let modules: usize = outcomes.iter().map(|o| o.modules).sum();
     eprintln!("{TEST}: corpus-old, LLVM 13-19: {modules} modules, {} problems", problems.len());
@@ -274,10 +274,10 @@ pub fn old_atomic_records_print_as_llvm_dis_13() {
         return;
     };
     let file = shared.join("corpus-old/llvmtest__atomic-no-syncscope.bc");
-    let scratch = std::env::temp_dir().join(format!("bitcode-llvm-dis-atomics-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).unwrap();
-    let expected = reference(&tool, &file, &scratch).unwrap();
-    let _ = std::fs::remove_dir_all(&scratch);
+    // Removed when dropped, a failed assertion included.
+    let scratch_dir = tempfile::tempdir().unwrap();
+    let scratch = scratch_dir.path();
+    let expected = reference(&tool, &file, scratch).unwrap();
     let bytes = std::fs::read(&file).unwrap();
     let input = bitcode_schema::Input::parse(&bytes).unwrap();
     let options = DisOptions { llvm_major: Some(13), module_id: file.display().to_string() };
@@ -308,8 +308,9 @@ fn versions_of(source: &Path) -> Vec<u32> {
 /// version its first line names, print as that version's llvm-dis prints them, into a
 /// string and into a file.
 pub fn hand_written_modules_print_as_llvm_dis() {
-    let scratch = std::env::temp_dir().join(format!("bitcode-llvm-dis-hand-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).unwrap();
+    // Removed when dropped, a failed assertion included.
+    let scratch_dir = tempfile::tempdir().unwrap();
+    let scratch = scratch_dir.path();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dis");
     let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
@@ -329,7 +330,7 @@ pub fn hand_written_modules_print_as_llvm_dis() {
             };
             let bc = scratch.join(format!("{name}-{major}.bc"));
             run(Command::new(&assembler).arg(source).arg("-o").arg(&bc)).unwrap();
-            let expected = reference(&dis, &bc, &scratch).unwrap();
+            let expected = reference(&dis, &bc, scratch).unwrap();
             let bytes = std::fs::read(&bc).unwrap();
             let options = DisOptions { llvm_major: None, module_id: bc.display().to_string() };
             for into_file in [None, Some(scratch.join(format!("{name}-{major}")))] {
@@ -354,7 +355,6 @@ pub fn hand_written_modules_print_as_llvm_dis() {
             compared += 1;
         }
     }
-    let _ = std::fs::remove_dir_all(&scratch);
     assert!(problems.is_empty(), "{TEST}: {}", problems.join("\n"));
     eprintln!("{TEST}: {compared} hand-written module builds equal to their llvm-dis");
 }
@@ -384,8 +384,9 @@ const COMPILED: &[(&str, &[&str])] = &[
 /// The sources of tests/data/dis/compiled, compiled by clang 13, 14, 15, 16 and 19 with
 /// the flags of [`COMPILED`], print as the same version's llvm-dis prints them.
 pub fn compiled_modules_print_as_llvm_dis() {
-    let scratch = std::env::temp_dir().join(format!("bitcode-llvm-dis-compiled-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).unwrap();
+    // Removed when dropped, a failed assertion included.
+    let scratch_dir = tempfile::tempdir().unwrap();
+    let scratch = scratch_dir.path();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dis/compiled");
     let mut problems = Vec::new();
     let mut compared = 0;
@@ -400,7 +401,7 @@ pub fn compiled_modules_print_as_llvm_dis() {
             let bc = scratch.join(format!("{i}-{major}.bc"));
             run(Command::new(compiler).args(*flags).arg("-c").arg(dir.join(source)).arg("-o").arg(&bc))
                 .unwrap_or_else(|e| panic!("{source} ({major}): {e}"));
-            let outcome = compare(&bc, "compiled", major, &dis, &scratch);
+            let outcome = compare(&bc, "compiled", major, &dis, scratch);
             if outcome.equal != outcome.modules {
                 problems.push(format!(
                     "{source} {} (LLVM {major}): {}",
@@ -411,7 +412,6 @@ pub fn compiled_modules_print_as_llvm_dis() {
             compared += 1;
         }
     }
-    let _ = std::fs::remove_dir_all(&scratch);
     assert!(problems.is_empty(), "{TEST}: {}", problems.join("\n"));
     eprintln!("{TEST}: {compared} compiled modules equal to their llvm-dis");
 }

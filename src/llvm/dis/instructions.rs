@@ -606,6 +606,17 @@ impl<'m, 'a> Printer<'m, 'a> {
         }
     }
 
+    /// A metadata operand of a call (an argument or a bundle input) by its metadata id in
+    /// the function's numbering.
+    fn write_metadata_operand(&self, out: &mut String, id: u32) {
+        let values = LocalValues { p: self };
+        let printer = MdPrinter::new(&self.md, &self.md_slots, self.major, &values);
+        match self.md.get(u64::from(id)) {
+            Some(n) => printer.write_operand(out, n),
+            None => out.push_str("<badref>"),
+        }
+    }
+
     /// The part of a call, invoke or callbr after its opcode.
     fn write_call(&mut self, out: &mut String, call: &Call, musttail: bool, b: &FunctionBody<'a>) {
         let m = self.m;
@@ -649,12 +660,7 @@ impl<'m, 'a> Printer<'m, 'a> {
             }
             out.push(' ');
             if is_md {
-                let values = LocalValues { p: self };
-                let printer = MdPrinter::new(&self.md, &self.md_slots, self.major, &values);
-                match self.md.get(u64::from(*arg)) {
-                    Some(n) => printer.write_operand(out, n),
-                    None => out.push_str("<badref>"),
-                }
+                self.write_metadata_operand(out, *arg);
             } else {
                 self.write_value(out, *arg);
             }
@@ -691,12 +697,7 @@ impl<'m, 'a> Printer<'m, 'a> {
                         BundleInput::Value(v) => self.write_typed(out, v),
                         BundleInput::Metadata(id) => {
                             out.push_str("metadata ");
-                            let values = LocalValues { p: self };
-                            let printer = MdPrinter::new(&self.md, &self.md_slots, self.major, &values);
-                            match self.md.get(u64::from(id)) {
-                                Some(n) => printer.write_operand(out, n),
-                                None => out.push_str("<badref>"),
-                            }
+                            self.write_metadata_operand(out, id);
                         }
                     }
                 }

@@ -268,6 +268,16 @@ type Res<T> = std::result::Result<T, String>;
 
 impl<'a> BodyReader<'_, 'a> {
     /// The type of a value operand: a defined value's, or the one a forward reference gives.
+    /// The type a cmpxchg of `compared` values yields: `{ compared, i1 }`.
+    fn cmpxchg_type(&mut self, compared: TypeRef) -> TypeRef {
+        let i1 = self.types.intern(Type::Integer(1));
+        self.types.intern(Type::Struct {
+            identified: None,
+            packed: false,
+            elements: Some(vec![compared, i1]),
+        })
+    }
+
     fn type_of(&self, op: Operand) -> Res<TypeRef> {
         if let Some(t) = self.value(op.id.0).map(|v| v.ty) {
             return Ok(t);
@@ -768,12 +778,7 @@ impl<'a> BodyReader<'_, 'a> {
                     .types
                     .pointee(ptr)
                     .ok_or("an old cmpxchg through a pointer without an element type")?;
-                let i1 = self.types.intern(Type::Integer(1));
-                let ty = self.types.intern(Type::Struct {
-                    identified: None,
-                    packed: false,
-                    elements: Some(vec![cty, i1]),
-                });
+                let ty = self.cmpxchg_type(cty);
                 let op = Op::CmpXchg {
                     ptr: c.ptr.id.0,
                     cmp: c.cmp.0,
@@ -788,12 +793,7 @@ impl<'a> BodyReader<'_, 'a> {
             }
             F::InstCmpxchg(c) => {
                 let cty = self.type_of(c.cmp)?;
-                let i1 = self.types.intern(Type::Integer(1));
-                let ty = self.types.intern(Type::Struct {
-                    identified: None,
-                    packed: false,
-                    elements: Some(vec![cty, i1]),
-                });
+                let ty = self.cmpxchg_type(cty);
                 let op = Op::CmpXchg {
                     ptr: c.ptr.id.0,
                     cmp: c.cmp.id.0,
