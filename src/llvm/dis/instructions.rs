@@ -628,7 +628,7 @@ impl<'m, 'a> Printer<'m, 'a> {
         let attrs = m.attributes.list(call.attributes);
         if let Some(set) = attrs.and_then(|l| l.ret()) {
             out.push(' ');
-            self.attr_writer().write_set(out, set, false);
+            self.write_param_attrs(out, set);
         }
         let callee_as = self.ty(call.callee).map_or(0, |t| types.address_space(t));
         if callee_as != 0 {
@@ -656,7 +656,7 @@ impl<'m, 'a> Printer<'m, 'a> {
             }
             if let Some(set) = attrs.and_then(|l| l.param(i as u32)) {
                 out.push(' ');
-                self.attr_writer().write_set(out, set, false);
+                self.write_param_attrs(out, set);
             }
             out.push(' ');
             if is_md {

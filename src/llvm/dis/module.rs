@@ -3,7 +3,7 @@
 
 use rustc_hash::FxHashMap;
 use std::fmt::Write;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use bitcode_schema_runtime::decode::Bytes;
 use bitcode_schema_runtime::Result;
@@ -41,6 +41,14 @@ pub(super) struct Printer<'m, 'a> {
     /// copy of the table, whose additions come with each body).
     pub types: Types,
     pub tp: TypePrinter,
+    /// The text of each parameter or return attribute set written so far, by the address
+    /// of its shared attributes (a module's calls use a few sets many times over). Behind
+    /// a lock only for the threads that share the printer once the functions are done.
+    /// (Every set is the module's, which outlives the printer: an address is never reused.)
+    set_texts: Mutex<FxHashMap<usize, Box<str>>>,
+    /// The slot of each function attribute set met so far, by the address of its shared
+    /// attributes (without writing the set's text again to look it up).
+    set_slots: FxHashMap<usize, u32>,
     /// How each global value is referred to.
     global_refs: GlobalRefs,
     /// Attribute sets (as printed in a group) and their slots.
@@ -108,6 +116,8 @@ pub(super) fn print(
             struct_order,
             types: m.types.clone(),
             tp,
+            set_texts: Mutex::default(),
+            set_slots: FxHashMap::default(),
             global_refs: GlobalRefs::default(),
             attr_slots: FxHashMap::default(),
             attr_order: Vec::new(),
@@ -671,14 +681,22 @@ impl<'m, 'a> Printer<'m, 'a> {
 
     /// The slot of an attribute set, given the next one when new.
     pub fn attr_slot(&mut self, set: &AttributeSet<'_>) -> u32 {
-        let mut text = String::new();
-        self.attr_writer().write_set(&mut text, set, true);
-        if let Some(&s) = self.attr_slots.get(&text) {
+        let key = Arc::as_ptr(set) as usize;
+        if let Some(&s) = self.set_slots.get(&key) {
             return s;
         }
-        let s = self.attr_order.len() as u32;
-        self.attr_slots.insert(text.clone(), s);
-        self.attr_order.push(text);
+        let mut text = String::new();
+        self.attr_writer().write_set(&mut text, set, true);
+        let s = match self.attr_slots.get(&text) {
+            Some(&s) => s,
+            None => {
+                let s = self.attr_order.len() as u32;
+                self.attr_slots.insert(text.clone(), s);
+                self.attr_order.push(text);
+                s
+            }
+        };
+        self.set_slots.insert(key, s);
         s
     }
 
@@ -693,6 +711,20 @@ impl<'m, 'a> Printer<'m, 'a> {
         let slot = m.attributes.list(list).and_then(|l| l.function()).map(|set| self.attr_slot(set));
         self.function_attr_slots.insert(id, slot);
         slot
+    }
+
+    /// Writes a parameter or return attribute set (as [`AttrWriter::write_set`] does
+    /// outside a group), from its text written before when there is one.
+    pub fn write_param_attrs(&self, out: &mut String, set: &AttributeSet<'_>) {
+        let key = Arc::as_ptr(set) as usize;
+        let mut texts = self.set_texts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(text) = texts.get(&key) {
+            out.push_str(text);
+            return;
+        }
+        let start = out.len();
+        self.attr_writer().write_set(out, set, false);
+        texts.insert(key, out.get(start..).unwrap_or_default().into());
     }
 
     /// The attribute writer.
@@ -978,7 +1010,7 @@ impl<'m, 'a> Printer<'m, 'a> {
             out.push(' ');
         }
         if let Some(set) = attrs.and_then(|l| l.ret()) {
-            self.attr_writer().write_set(out, set, false);
+            self.write_param_attrs(out, set);
             out.push(' ');
         }
         self.tp.write(out, &self.types, ret);
@@ -992,7 +1024,7 @@ impl<'m, 'a> Printer<'m, 'a> {
             self.tp.write(out, &self.types, *p);
             if let Some(set) = attrs.and_then(|l| l.param(i as u32)) {
                 out.push(' ');
-                self.attr_writer().write_set(out, set, false);
+                self.write_param_attrs(out, set);
             }
             if let Some(b) = body {
                 out.push(' ');

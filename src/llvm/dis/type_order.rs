@@ -9,7 +9,7 @@ use super::module::{for_each_constant_operand, for_each_operand};
 use super::types::TypeFinder;
 use crate::llvm::module::metadata::{DiNode, Md};
 use crate::llvm::module::{
-    Attribute, BundleInput, Call, Constant, FunctionBody, Module, Op, Type, TypeRef, Types, ValueKind,
+    Attribute, BundleInput, Call, Constant, FunctionBody, Module, Op, Type, TypeRef, Types, Value, ValueKind,
     ValueRef,
 };
 
@@ -76,7 +76,9 @@ impl TypeOrder {
     pub fn new(m: &Module<'_>) -> Self {
         let mut order = TypeOrder {
             finder: TypeFinder::new(m.types.len()),
-            seen_constants: vec![false; m.values.len()],
+            // Only constants are walked: every other value counts as walked already, so
+            // that most operands are passed over on their flag alone.
+            seen_constants: m.values.iter().map(|v| !matches!(v.kind, ValueKind::Constant(_))).collect(),
             seen_local: Vec::new(),
             work: Vec::new(),
             seen_nodes: Vec::new(),
@@ -122,7 +124,7 @@ impl TypeOrder {
         }
         let Some(body) = body else { return };
         self.seen_local.clear();
-        self.seen_local.resize(body.values.len(), false);
+        self.seen_local.extend(body.values.iter().map(|v| !matches!(v.kind, ValueKind::Constant(_))));
         for inst in &body.instructions {
             self.finder.incorporate(types, inst.ty);
             match &inst.op {
@@ -291,17 +293,21 @@ impl TypeOrder {
         self.work.clear();
         self.work.push(id);
         while let Some(id) = self.work.pop() {
-            let (value, flag) = match body.and_then(|b| id.checked_sub(b.first_local).map(|l| (b, l))) {
-                Some((b, l)) => (b.values.get(l as usize), self.seen_local.get_mut(l as usize)),
-                None => (m.values.get(id as usize), self.seen_constants.get_mut(id as usize)),
+            let local = body.and_then(|b| id.checked_sub(b.first_local).map(|l| (b, l)));
+            let flag = match local {
+                Some((_, l)) => self.seen_local.get_mut(l as usize),
+                None => self.seen_constants.get_mut(id as usize),
             };
-            let (Some(value), Some(flag)) = (value, flag) else { continue };
-            let ValueKind::Constant(c) = &value.kind else { continue };
-            if *flag {
-                continue;
+            match flag {
+                Some(flag) if !*flag => *flag = true,
+                _ => continue,
             }
-            *flag = true;
-            self.finder.incorporate(types, value.ty);
+            let value = match local {
+                Some((b, l)) => b.values.get(l as usize),
+                None => m.values.get(id as usize),
+            };
+            let Some(Value { ty, kind: ValueKind::Constant(c) }) = value else { continue };
+            self.finder.incorporate(types, *ty);
             if let Constant::Gep { source, .. } = c {
                 self.finder.incorporate(types, *source);
             }
