@@ -6,12 +6,15 @@
 //! from 1 in GUID order, then each compatible-vtable type id (in name order) takes the
 //! next slot, replacing the slot of a global value with the same GUID.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use bitcode_schema_runtime::decode::{SchemaFlags, ValueId};
 use bitcode_schema_runtime::Result;
 use md5::{Digest, Md5};
+use rustc_hash::FxHashMap;
+
+use super::text::{push_int, push_tagged};
 
 use crate::llvm::ir::globalval_summary_block::Record as S;
 use crate::llvm::ir::{
@@ -55,9 +58,9 @@ struct Entry<'r, 'a> {
 /// The index of a module: entries by GUID and slots.
 struct Index<'r, 'a> {
     /// GUID of each module-level value id that is a global value.
-    guids: HashMap<u32, u64>,
+    guids: FxHashMap<u32, u64>,
     entries: BTreeMap<u64, Entry<'r, 'a>>,
-    slots: HashMap<u64, u32>,
+    slots: FxHashMap<u64, u32>,
     /// Whether flags print `importType` (LLVM 19 and later).
     import_type: bool,
     /// Whether funcFlags go on past `alwaysInline` (LLVM 14 added `noUnwind`, `mayThrow`,
@@ -101,9 +104,9 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
     let file: &[u8] = m.source_filename.as_deref().unwrap_or(&[]);
     let delimiter = if major >= 19 { b';' } else { b':' };
     let mut index = Index {
-        guids: HashMap::new(),
+        guids: FxHashMap::default(),
         entries: BTreeMap::new(),
-        slots: HashMap::new(),
+        slots: FxHashMap::default(),
         import_type: major >= 19,
         all_function_flags: major >= 14,
     };
@@ -171,14 +174,15 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
         if i > 0 {
             out.push_str(", ");
         }
-        let _ = write!(out, "{w}");
+        push_int(out, *w);
     }
     out.push_str("))\n");
     for (g, e) in &index.entries {
         // A value without a name (`@0`) shows its GUID instead, with no comment.
-        let _ = write!(out, "^{} = gv: (", index.slot_of_guid(*g));
+        push_tagged(out, "^", index.slot_of_guid(*g));
+        out.push_str(" = gv: (");
         if e.name.is_empty() {
-            let _ = write!(out, "guid: {g}");
+            push_tagged(out, "guid: ", *g);
         } else {
             out.push_str("name: \"");
             out.push_str(&String::from_utf8_lossy(&e.name));
@@ -196,7 +200,7 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
         }
         out.push(')');
         if !e.name.is_empty() {
-            let _ = write!(out, " ; guid = {g}");
+            push_tagged(out, " ; guid = ", *g);
         }
         out.push('\n');
     }
@@ -393,16 +397,14 @@ fn profile_call(callee: ValueId, info: &SummaryHotnessInfo) -> Call {
 
 /// `(module: ^0, flags: (...)` of every summary.
 fn flags(out: &mut String, index: &Index<'_, '_>, f: &SummaryFlags) {
-    let _ = write!(
-        out,
-        "(module: ^0, flags: (linkage: {}, visibility: {}, notEligibleToImport: {}, live: {}, dsoLocal: {}, canAutoHide: {}",
-        f.linkage.name(),
-        f.visibility.name(),
-        u8::from(f.not_eligible_to_import),
-        u8::from(f.live),
-        u8::from(f.dso_local),
-        u8::from(f.can_auto_hide),
-    );
+    out.push_str("(module: ^0, flags: (linkage: ");
+    out.push_str(f.linkage.name());
+    out.push_str(", visibility: ");
+    out.push_str(f.visibility.name());
+    push_tagged(out, ", notEligibleToImport: ", u8::from(f.not_eligible_to_import));
+    push_tagged(out, ", live: ", u8::from(f.live));
+    push_tagged(out, ", dsoLocal: ", u8::from(f.dso_local));
+    push_tagged(out, ", canAutoHide: ", u8::from(f.can_auto_hide));
     if index.import_type {
         out.push_str(", importType: ");
         out.push_str(f.import_type.name());
@@ -425,7 +427,7 @@ fn function(
 ) -> Result<()> {
     out.push_str("function: ");
     flags(out, index, f);
-    let _ = write!(out, ", insts: {insts}");
+    push_tagged(out, ", insts: ", insts);
     // The flags the version knows, printed when one of them is set.
     let known = if index.all_function_flags { 0x3ff } else { 0x3f };
     if let Some(ff) = ff.filter(|ff| ff.bits() & known != 0) {
@@ -458,11 +460,12 @@ fn function(
             if i > 0 {
                 out.push_str(", ");
             }
-            let _ = write!(out, "(callee: ^{}", index.slot(c.callee)?);
+            push_tagged(out, "(callee: ^", index.slot(c.callee)?);
             if let Some(h) = c.hotness {
-                let _ = write!(out, ", hotness: {h}");
+                out.push_str(", hotness: ");
+                out.push_str(h);
             } else if c.relbf != 0 {
-                let _ = write!(out, ", relbf: {}", c.relbf);
+                push_tagged(out, ", relbf: ", c.relbf);
             }
             if c.tail {
                 out.push_str(", tail: 1");
@@ -524,7 +527,8 @@ fn write_refs(out: &mut String, index: &Index<'_, '_>, refs: &[Ref]) -> Result<(
         if i > 0 {
             out.push_str(", ");
         }
-        let _ = write!(out, "{kind}^{}", index.slot(*id)?);
+        out.push_str(kind);
+        push_tagged(out, "^", index.slot(*id)?);
     }
     out.push(')');
     Ok(())
