@@ -145,8 +145,12 @@ impl TypeOrder {
             }
             // Types hiding in the attachments (`!dbg` is the debug location, not one of
             // them), in kind order.
-            let mut attached: SmallVec<[(u32, MdRef); 4]> =
-                inst.attachments.iter().filter_map(|&(k, n)| Some((k, md.get(u64::from(n))?))).collect();
+            let mut attached: SmallVec<[(u32, MdRef); 4]> = inst
+                .attachments
+                .iter()
+                .filter_map(|&(k, n)| Some((k, md.get(u64::from(n))?)))
+                .filter(|&(_, node)| !self.node_walked(node))
+                .collect();
             attached.sort_by_key(|&(k, _)| k);
             for (_, node) in attached {
                 self.node(m, types, md, Some(body), node);
@@ -237,10 +241,30 @@ impl TypeOrder {
         }
     }
 
+    /// Whether metadata node `node` has been walked (a node walked leads nowhere new).
+    fn node_walked(&self, node: MdRef) -> bool {
+        self.seen_nodes.get(node.index() as usize).copied().unwrap_or(false)
+    }
+
+    /// [`TypeOrder::walk_node`], unless `node` has been walked.
+    #[inline]
+    fn node(
+        &mut self,
+        m: &Module<'_>,
+        types: &Types,
+        md: &Metadata<'_>,
+        body: Option<&FunctionBody<'_>>,
+        node: MdRef,
+    ) {
+        if !self.node_walked(node) {
+            self.walk_node(m, types, md, body, node);
+        }
+    }
+
     /// TypeFinder::incorporateMDNode: `node` and, depth first in operand order, every node
     /// under it not walked before, with the values among their operands (only constants
     /// have types to find). `body` holds the values of a function's metadata.
-    fn node(
+    fn walk_node(
         &mut self,
         m: &Module<'_>,
         types: &Types,
@@ -289,7 +313,22 @@ impl TypeOrder {
     }
 
     /// TypeFinder::incorporateValue: constants' types and operands, not globals or locals.
+    #[inline]
     fn value(&mut self, m: &Module<'_>, types: &Types, body: Option<&FunctionBody<'_>>, id: ValueRef) {
+        // Most operands are passed over here, on their flag, before the walk's stack.
+        let local = body.and_then(|b| id.checked_sub(b.first_local));
+        let walked = match local {
+            Some(l) => self.seen_local.get(l as usize),
+            None => self.seen_constants.get(id as usize),
+        };
+        if walked.copied().unwrap_or(true) {
+            return;
+        }
+        self.walk_value(m, types, body, id);
+    }
+
+    /// The constant `id` and, depth first, every constant under it not walked before.
+    fn walk_value(&mut self, m: &Module<'_>, types: &Types, body: Option<&FunctionBody<'_>>, id: ValueRef) {
         self.work.clear();
         self.work.push(id);
         while let Some(id) = self.work.pop() {
