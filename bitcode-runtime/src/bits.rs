@@ -24,7 +24,7 @@ pub struct BitReader<'a> {
 }
 
 /// The widest field read without the slow path: a top-up guarantees 56 cached bits.
-const FAST_WIDTH: u32 = 56;
+pub(crate) const FAST_WIDTH: u32 = 56;
 
 /// Masks for decoding VBR fields of `W`-bit chunks (2..=56) held in one word.
 struct VbrChunks<const W: u32>;
@@ -340,6 +340,42 @@ impl<'a> BitReader<'a> {
         Ok(())
     }
 
+    /// Reads `count` fixed fields of `width` bits (1 to [`FAST_WIDTH`]) into `out`, each
+    /// mapped by `map`: as many from each cached word as it holds, one by one near the end
+    /// of the input (`count` is checked against the bits left by the caller).
+    // An array of names (char6 or 8-bit) is most of a function's symbol table: a field at a
+    // time through `read`, each tested for the cache, cost twice as much.
+    #[inline(always)]
+    pub(crate) fn read_fixed_run(
+        &mut self,
+        width: u32,
+        count: u64,
+        map: impl Fn(u64) -> u64,
+        out: &mut Vec<u64>,
+    ) -> Result<()> {
+        debug_assert!((1..=FAST_WIDTH).contains(&width));
+        let start = out.len();
+        out.resize(start + count as usize, 0);
+        let mask = (1u64 << width) - 1;
+        let (mut word, mut cached) = (self.word, self.cached);
+        for slot in out.get_mut(start..).unwrap_or_default() {
+            if cached < width {
+                (self.word, self.cached) = (word, cached);
+                if !self.top_up() {
+                    *slot = map(self.read(width)?);
+                    (word, cached) = (self.word, self.cached);
+                    continue;
+                }
+                (word, cached) = (self.word, self.cached);
+            }
+            *slot = map(word & mask);
+            word >>= width;
+            cached -= width;
+        }
+        (self.word, self.cached) = (word, cached);
+        Ok(())
+    }
+
     /// Tops the cached word up to a full window and gives the continuation bits of the
     /// `W`-bit chunks in it that are clear: where the fields in the window end. 0 when no
     /// field ends in it, or near the end of the input.
@@ -547,6 +583,34 @@ mod tests {
             assert_eq!(r.read(w).unwrap(), v, "width {w}");
         }
         assert_eq!(r.position(), fields.iter().map(|f| f.1 as u64).sum::<u64>());
+    }
+
+    #[test]
+    fn fixed_runs_read_what_fields_read_one_by_one() {
+        // Runs of every small width, long enough to cross several cached words and short
+        // enough to end inside the last eight bytes (where the cache cannot be topped up),
+        // after a lead-in that leaves the cache at each offset.
+        for width in 1..=FAST_WIDTH {
+            for lead in [0u32, 3, 13] {
+                for count in [0u64, 1, 5, 40] {
+                    let mut fields = vec![(5u64 & ((1 << lead) - 1), lead)];
+                    fields.extend((0..count).map(|i| ((i * 0x9E37_79B9) & ((1u64 << width) - 1), width)));
+                    let data = pack(&fields);
+                    let mut run = BitReader::new(&data);
+                    run.read(lead).unwrap();
+                    let mut got = vec![7];
+                    run.read_fixed_run(width, count, |v| v + 1, &mut got).unwrap();
+                    let mut one = BitReader::new(&data);
+                    one.read(lead).unwrap();
+                    let mut want = vec![7];
+                    for _ in 0..count {
+                        want.push(one.read(width).unwrap() + 1);
+                    }
+                    assert_eq!(got, want, "width {width}, lead {lead}, count {count}");
+                    assert_eq!(run.position(), one.position());
+                }
+            }
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use crate::abbrev::{Abbrev, AbbrevOp, ScalarEncoding};
-use crate::bits::BitReader;
+use crate::bits::{decode_char6, BitReader, FAST_WIDTH};
 use crate::blockinfo::{codes as blockinfo_codes, name_from_ops, BlockInfoBuilder, BlockInfoStore};
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::Limits;
@@ -806,6 +806,9 @@ fn read_abbreviated_ops<'a>(
 fn read_array(r: &mut BitReader<'_>, element: ScalarEncoding, count: u64, ops: &mut Vec<u64>) -> Result<()> {
     ops.reserve(count as usize);
     match element {
+        ScalarEncoding::Fixed(width) if (1..=FAST_WIDTH).contains(&u32::from(width)) => {
+            r.read_fixed_run(u32::from(width), count, |v| v, ops)?
+        }
         ScalarEncoding::Fixed(width) => {
             for _ in 0..count {
                 ops.push(r.read(u32::from(width))?);
@@ -817,11 +820,7 @@ fn read_array(r: &mut BitReader<'_>, element: ScalarEncoding, count: u64, ops: &
                 ops.push(r.read_vbr(u32::from(width))?);
             }
         }
-        ScalarEncoding::Char6 => {
-            for _ in 0..count {
-                ops.push(u64::from(r.read_char6()?));
-            }
-        }
+        ScalarEncoding::Char6 => r.read_fixed_run(6, count, |v| u64::from(decode_char6(v)), ops)?,
     }
     Ok(())
 }
