@@ -206,21 +206,19 @@ pub(super) fn read_body<'a>(
                 WalkerEvent::Record { block, record, ctx } => {
                     let offset = record.bit_offset;
                     // Instructions, most of the records, are decoded by their block's
-                    // decoder and matched as they are, not wrapped in an `AnyRecord`.
-                    let decoded = if block == fb::ID {
-                        fb::Record::decode(&record, ctx).map(BodyRecord::Instruction)
+                    // decoder and matched as they are, not wrapped in an `AnyRecord`; each
+                    // record is taken where it is decoded (moved out of this scope, the
+                    // 256-byte record was copied once more).
+                    let read = if block == fb::ID {
+                        fb::Record::decode(&record, ctx).map(|r| reader.instruction(r))
                     } else {
-                        ir::decode_record(block, &record, ctx).map(BodyRecord::Other)
+                        ir::decode_record(block, &record, ctx).map(|r| reader.record(r))
                     };
-                    Some((decoded.map_err(|e| e.with_block_path(record.path.ids()))?, offset))
+                    Some((read.map_err(|e| e.with_block_path(record.path.ids()))?, offset))
                 }
             }
         };
-        let Some((record, offset)) = step else { continue };
-        let read = match record {
-            BodyRecord::Instruction(r) => reader.instruction(r),
-            BodyRecord::Other(r) => reader.record(r),
-        };
+        let Some((read, offset)) = step else { continue };
         read.map_err(|p| {
             let p = format!(
                 "function {}: {p}",
@@ -232,14 +230,6 @@ pub(super) fn read_body<'a>(
         })?;
     }
     reader.finish()
-}
-
-/// A decoded record of a function body.
-enum BodyRecord<'a> {
-    /// A record of the FUNCTION_BLOCK itself.
-    Instruction(fb::Record<'a>),
-    /// A record of a block inside it (constants, metadata, names...).
-    Other(ir::AnyRecord<'a>),
 }
 
 struct BodyReader<'m, 'a> {
