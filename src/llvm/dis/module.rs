@@ -49,6 +49,9 @@ pub(super) struct Printer<'m, 'a> {
     /// The slot of each function attribute set met so far, by the address of its shared
     /// attributes (without writing the set's text again to look it up).
     set_slots: FxHashMap<usize, u32>,
+    /// Each attachment kind as it is printed (`!tbaa`), by kind id: the module's, and
+    /// those the body being printed names (old files).
+    kind_texts: FxHashMap<u32, Box<str>>,
     /// How each global value is referred to.
     global_refs: GlobalRefs,
     /// Attribute sets (as printed in a group) and their slots.
@@ -118,6 +121,7 @@ pub(super) fn print(
             tp,
             set_texts: Mutex::default(),
             set_slots: FxHashMap::default(),
+            kind_texts: FxHashMap::default(),
             global_refs: GlobalRefs::default(),
             attr_slots: FxHashMap::default(),
             attr_order: Vec::new(),
@@ -134,6 +138,7 @@ pub(super) fn print(
             local_md_values: FxHashMap::default(),
         };
         p.tp.cache(&p.types);
+        p.name_kinds(m.md_kinds.iter().map(|(id, _)| *id));
         p.number_module();
         Ok(p)
     };
@@ -713,6 +718,20 @@ impl<'m, 'a> Printer<'m, 'a> {
         slot
     }
 
+    /// Writes the text of attachment kinds `kinds` (as the metadata printer writes them)
+    /// into the table attachments are written from.
+    fn name_kinds(&mut self, kinds: impl Iterator<Item = u32>) {
+        let values = GlobalValues { p: self };
+        let printer = MdPrinter::new(&self.md, &self.md_slots, self.major, &values);
+        let mut texts = Vec::new();
+        for kind in kinds {
+            let mut text = String::new();
+            printer.write_kind(&mut text, kind);
+            texts.push((kind, text.into_boxed_str()));
+        }
+        self.kind_texts.extend(texts);
+    }
+
     /// Writes a parameter or return attribute set (as [`AttrWriter::write_set`] does
     /// outside a group), from its text written before when there is one.
     pub fn write_param_attrs(&self, out: &mut String, set: &AttributeSet<'_>) {
@@ -863,7 +882,10 @@ impl<'m, 'a> Printer<'m, 'a> {
         let printer = MdPrinter::new(&self.md, &self.md_slots, self.major, &values);
         for (kind, node) in list {
             out.push_str(sep);
-            printer.write_kind(out, *kind);
+            match self.kind_texts.get(kind) {
+                Some(text) => out.push_str(text),
+                None => printer.write_kind(out, *kind),
+            }
             out.push(' ');
             printer.write_operand(out, *node);
         }
@@ -962,6 +984,7 @@ impl<'m, 'a> Printer<'m, 'a> {
                 for (id, name) in &read.body.kinds {
                     self.md.add_kind(*id, name);
                 }
+                self.name_kinds(read.body.kinds.iter().map(|(id, _)| *id));
                 // By reference: a record is a 256-byte enum, and there is one per node.
                 for r in &read.body.metadata {
                     self.md.add_function_record(r).map_err(crate::llvm::module::invalid_error)?;
