@@ -3,7 +3,7 @@
 
 use rustc_hash::FxHashMap;
 use std::fmt::Write;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use bitcode_schema_runtime::decode::Bytes;
 use bitcode_schema_runtime::Result;
@@ -41,11 +41,10 @@ pub(super) struct Printer<'m, 'a> {
     /// copy of the table, whose additions come with each body).
     pub types: Types,
     pub tp: TypePrinter,
-    /// The text of each parameter or return attribute set written so far, by the address
-    /// of its shared attributes (a module's calls use a few sets many times over). Behind
-    /// a lock only for the threads that share the printer once the functions are done.
-    /// (Every set is the module's, which outlives the printer: an address is never reused.)
-    set_texts: Mutex<FxHashMap<usize, Box<str>>>,
+    /// The text of each parameter or return attribute set, by the address of its shared
+    /// attributes (a module's calls use a few sets many times over), made in the set-up:
+    /// every set is the module's, which outlives the printer.
+    set_texts: FxHashMap<usize, Box<str>>,
     /// The slot of each function attribute set met so far, by the address of its shared
     /// attributes (without writing the set's text again to look it up).
     set_slots: FxHashMap<usize, u32>,
@@ -119,7 +118,7 @@ pub(super) fn print(
             struct_order,
             types: m.types.clone(),
             tp,
-            set_texts: Mutex::default(),
+            set_texts: FxHashMap::default(),
             set_slots: FxHashMap::default(),
             kind_texts: FxHashMap::default(),
             global_refs: GlobalRefs::default(),
@@ -139,6 +138,7 @@ pub(super) fn print(
         };
         p.tp.cache(&p.types);
         p.name_kinds(m.md_kinds.iter().map(|(id, _)| *id));
+        p.write_param_sets();
         p.number_module();
         Ok(p)
     };
@@ -732,18 +732,31 @@ impl<'m, 'a> Printer<'m, 'a> {
         self.kind_texts.extend(texts);
     }
 
-    /// Writes a parameter or return attribute set (as [`AttrWriter::write_set`] does
-    /// outside a group), from its text written before when there is one.
-    pub fn write_param_attrs(&self, out: &mut String, set: &AttributeSet<'_>) {
-        let key = Arc::as_ptr(set) as usize;
-        let mut texts = self.set_texts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(text) = texts.get(&key) {
-            out.push_str(text);
-            return;
+    /// Writes the text of every parameter and return attribute set of the module's lists.
+    fn write_param_sets(&mut self) {
+        let mut texts = FxHashMap::default();
+        for list in &self.m.attributes.lists {
+            for (index, set) in &list.sets {
+                if *index == crate::llvm::module::attributes::FUNCTION_INDEX {
+                    continue;
+                }
+                texts.entry(Arc::as_ptr(set) as usize).or_insert_with(|| {
+                    let mut text = String::new();
+                    self.attr_writer().write_set(&mut text, set, false);
+                    text.into_boxed_str()
+                });
+            }
         }
-        let start = out.len();
-        self.attr_writer().write_set(out, set, false);
-        texts.insert(key, out.get(start..).unwrap_or_default().into());
+        self.set_texts = texts;
+    }
+
+    /// Writes a parameter or return attribute set (as [`AttrWriter::write_set`] does
+    /// outside a group), from its text made in the set-up.
+    pub fn write_param_attrs(&self, out: &mut String, set: &AttributeSet<'_>) {
+        match self.set_texts.get(&(Arc::as_ptr(set) as usize)) {
+            Some(text) => out.push_str(text),
+            None => self.attr_writer().write_set(out, set, false),
+        }
     }
 
     /// The attribute writer.

@@ -246,8 +246,9 @@ impl TypeOrder {
         self.seen_nodes.get(node.index() as usize).copied().unwrap_or(false)
     }
 
-    /// [`TypeOrder::walk_node`], unless `node` has been walked.
-    #[inline]
+    /// TypeFinder::incorporateMDNode: `node` and, depth first in operand order, every node
+    /// under it not walked before, with the values among their operands (only constants
+    /// have types to find). `body` holds the values of a function's metadata.
     fn node(
         &mut self,
         m: &Module<'_>,
@@ -256,22 +257,9 @@ impl TypeOrder {
         body: Option<&FunctionBody<'_>>,
         node: MdRef,
     ) {
-        if !self.node_walked(node) {
-            self.walk_node(m, types, md, body, node);
+        if self.node_walked(node) {
+            return;
         }
-    }
-
-    /// TypeFinder::incorporateMDNode: `node` and, depth first in operand order, every node
-    /// under it not walked before, with the values among their operands (only constants
-    /// have types to find). `body` holds the values of a function's metadata.
-    fn walk_node(
-        &mut self,
-        m: &Module<'_>,
-        types: &Types,
-        md: &Metadata<'_>,
-        body: Option<&FunctionBody<'_>>,
-        node: MdRef,
-    ) {
         let mut work = std::mem::take(&mut self.md_work);
         work.clear();
         work.push(node);
