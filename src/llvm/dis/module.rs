@@ -92,21 +92,19 @@ pub(super) fn print(
     mut sink: Sink<'_>,
 ) -> std::result::Result<(), DisError> {
     super::intrinsic_attributes::reset(&mut m, major)?;
-    let records = std::mem::take(&mut m.metadata);
     let m = &m;
     // Bodies name numbered structs by number, which the whole module's order gives: with
     // such structs the bodies are read once for the order before they are printed.
-    let known_order = if has_numbered_structs(&m.types) { Some(struct_order(m, &records)?) } else { None };
+    let known_order = if has_numbered_structs(&m.types) { Some(struct_order(m)?) } else { None };
     // The printer's set-up (module metadata, slots) runs while the first bodies are read.
     let prepare = || -> Result<Printer<'_, '_>> {
         let mut md = Metadata::new();
         for (id, name) in &m.md_kinds {
             md.add_kind(*id, name);
         }
-        for r in &records {
-            md.add_module_record(r).map_err(crate::llvm::module::invalid_error)?;
+        for r in m.metadata_records() {
+            md.add_module_record(&r?).map_err(crate::llvm::module::invalid_error)?;
         }
-        drop(records);
         let struct_order = match known_order {
             Some(order) => StructOrder::Known(order),
             None => StructOrder::Walking(TypeOrder::new(m)),
@@ -454,11 +452,11 @@ impl Printer<'_, '_> {
 }
 
 /// The order of the struct definitions, found by reading every body of `m` before any
-/// is printed; `records` are the module-level metadata records.
-fn struct_order(m: &Module<'_>, records: &[ir::metadata_block::Record<'_>]) -> Result<Vec<TypeRef>> {
+/// is printed.
+fn struct_order(m: &Module<'_>) -> Result<Vec<TypeRef>> {
     let mut md = Metadata::new();
-    for r in records {
-        md.add_module_record(r).map_err(crate::llvm::module::invalid_error)?;
+    for r in m.metadata_records() {
+        md.add_module_record(&r?).map_err(crate::llvm::module::invalid_error)?;
     }
     let mut order = TypeOrder::new(m);
     let mut types = m.types.clone();

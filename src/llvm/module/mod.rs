@@ -41,8 +41,65 @@ pub fn name_structs_in_one_context(modules: &mut [Module<'_>]) {
     }
 }
 
-use crate::llvm::ir::metadata_block;
-use crate::llvm::Walker;
+use crate::llvm::ir::{self, metadata_block};
+use crate::llvm::{Walker, WalkerEvent};
+
+/// The records of a module's METADATA_BLOCKs ([`Module::metadata_records`]).
+pub struct MetadataRecords<'m, 'a> {
+    blocks: std::slice::Iter<'m, Walker<'a>>,
+    /// The block being read: its walker and how deep inside it the walk is.
+    walker: Option<(Walker<'a>, usize)>,
+    failed: bool,
+}
+
+impl<'a> Iterator for MetadataRecords<'_, 'a> {
+    type Item = bitcode_schema_runtime::Result<metadata_block::Record<'a>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        loop {
+            let (walker, depth) = match &mut self.walker {
+                Some(w) => w,
+                None => self.walker.insert((self.blocks.next()?.clone(), 0)),
+            };
+            let event = match walker.next_event() {
+                Ok(Some(event)) => event,
+                Ok(None) => {
+                    self.walker = None;
+                    continue;
+                }
+                Err(e) => {
+                    self.failed = true;
+                    return Some(Err(e));
+                }
+            };
+            match event {
+                WalkerEvent::Block(_) => *depth += 1,
+                WalkerEvent::EndBlock(_) | WalkerEvent::Deferred { .. } => {
+                    if *depth == 0 {
+                        self.walker = None;
+                    } else {
+                        *depth -= 1;
+                    }
+                }
+                WalkerEvent::Record { block, record, ctx } => {
+                    let decoded = ir::decode_record(block, &record, ctx)
+                        .map_err(|e| e.with_block_path(record.path.ids()));
+                    match decoded {
+                        Ok(ir::AnyRecord::MetadataBlock(r)) => return Some(Ok(r)),
+                        Ok(_) => {}
+                        Err(e) => {
+                            self.failed = true;
+                            return Some(Err(e));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
 
 /// An error of a module's content, with no offset (for callers outside the reader).
 pub fn invalid_error(problem: String) -> bitcode_schema_runtime::Error {
@@ -90,8 +147,6 @@ pub struct Module<'a> {
     pub bundle_tags: Vec<Bytes<'a>>,
     /// Metadata kinds (id, name) in record order.
     pub md_kinds: Vec<(u32, Bytes<'a>)>,
-    /// The module-level METADATA_BLOCK's records in order.
-    pub metadata: Vec<metadata_block::Record<'a>>,
     /// MODULE_CODE_HASH: the module's hash words, when the writer gave one (ThinLTO).
     pub hash: Option<Vec<u32>>,
     /// The GLOBALVAL_SUMMARY_BLOCK's records in order (empty without a summary).
@@ -100,6 +155,9 @@ pub struct Module<'a> {
     pub strtab: &'a [u8],
     /// For each function with a body, in order: its index and a walker at its block.
     bodies: Vec<(u32, Walker<'a>)>,
+    /// A walker at each module-level METADATA_BLOCK, in order (see
+    /// [`Module::metadata_records`]).
+    metadata_blocks: Vec<Walker<'a>>,
 }
 
 impl<'a> Module<'a> {
@@ -125,6 +183,13 @@ impl<'a> Module<'a> {
             return Err(body::invalid(0, format!("no function body number {n}")));
         };
         body::read_body(self, types, function, walker)
+    }
+
+    /// The records of the module-level METADATA_BLOCKs in order, each decoded as it is
+    /// taken: a module with debug info has hundreds of thousands, which are not kept. A
+    /// record that does not decode ends the records with its error.
+    pub fn metadata_records(&self) -> MetadataRecords<'_, 'a> {
+        MetadataRecords { blocks: self.metadata_blocks.iter(), walker: None, failed: false }
     }
 
     /// The name of a global value by value id, when it is one.

@@ -1,6 +1,7 @@
 //! Reading the module-level blocks of every module of a stream: identification, module
-//! records, types, attributes, constants, metadata (kept as records for the metadata
-//! model), symbol and string tables. Function bodies are skipped, their walkers kept.
+//! records, types, attributes, constants, metadata kinds, symbol and string tables.
+//! Function bodies and metadata blocks are skipped, their walkers kept: each is decoded
+//! when asked for.
 
 use std::sync::Arc;
 
@@ -27,7 +28,7 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
     let mut stack: Vec<u32> = Vec::new();
     let mut state = State::default();
     loop {
-        let (block, body_start) = {
+        let (block, body_start, metadata_start) = {
             let Some(event) = walker.next_event()? else { break };
             match event {
                 WalkerEvent::Block(header) => {
@@ -39,7 +40,11 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                     if stack.len() == 1 && header.id == ir::strtab_block::ID {
                         strtab = &[];
                     }
-                    (None, header.id == ir::function_block::ID)
+                    (
+                        None,
+                        header.id == ir::function_block::ID,
+                        stack == [ir::module_block::ID, ir::metadata_block::ID],
+                    )
                 }
                 WalkerEvent::EndBlock(id) => {
                     stack.pop();
@@ -68,9 +73,9 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                             }
                         }
                     }
-                    (None, false)
+                    (None, false, false)
                 }
-                WalkerEvent::Deferred { .. } => (None, false),
+                WalkerEvent::Deferred { .. } => (None, false, false),
                 WalkerEvent::Record { block, record, ctx } => {
                     // A full-LTO module's summary holds the same records as a ThinLTO
                     // one, read by the same code in LLVM: one model holds both.
@@ -80,10 +85,20 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                     };
                     let decoded = ir::decode_record(block, &record, ctx)
                         .map_err(|e| e.with_block_path(record.path.ids()))?;
-                    (Some((block, decoded, record.bit_offset)), false)
+                    (Some((block, decoded, record.bit_offset)), false, false)
                 }
             }
         };
+        // The module's metadata is decoded when it is asked for (`Module::metadata_records`):
+        // kept as records, a module's debug info took more memory than all the rest.
+        if metadata_start {
+            if let Some(module) = modules.last_mut() {
+                module.metadata_blocks.push(walker.clone());
+            }
+            walker.skip_block()?;
+            stack.pop();
+            continue;
+        }
         if body_start {
             let Some(module) = modules.last_mut() else { continue };
             let index = state.next_body(module).ok_or_else(|| {
@@ -182,10 +197,6 @@ impl<'a> State<'a> {
             }
             A::GlobalvalSummaryBlock(r) => {
                 m.summary.push(r);
-                Ok(())
-            }
-            A::MetadataBlock(r) => {
-                m.metadata.push(r);
                 Ok(())
             }
             A::MetadataKindBlock(ir::metadata_kind_block::Record::Kind(k)) => {
