@@ -434,16 +434,20 @@ impl Printer<'_, '_> {
                 let second = scope.spawn(|| {
                     let values = GlobalValues { p: self };
                     let printer = MdPrinter::new(&self.md, &self.md_slots, self.major, &values);
+                    // In chunks: one string grown to the size of half the nodes' text was
+                    // copied again at every doubling.
+                    let mut chunks = Waiting::default();
                     let mut text = String::new();
-                    printer.write_nodes(&mut text, half..count, &mut |_| {});
-                    text
+                    printer.write_nodes(&mut text, half..count, &mut |text| chunks.take_full(text));
+                    chunks.end_with(text);
+                    chunks
                 });
                 before(out, sink);
                 printer.write_nodes(out, 0..half, &mut |text| sink.spill(text));
                 second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             });
             sink.write(out);
-            sink.write_str(&second);
+            second.write_to(sink);
             return;
         }
         before(out, sink);

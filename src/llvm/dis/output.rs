@@ -168,6 +168,23 @@ impl Waiting {
         &mut self.current
     }
 
+    /// Takes `text` as a chunk once it holds one, leaving it empty with room for the next
+    /// (for text made into a string of the caller's).
+    pub fn take_full(&mut self, text: &mut String) {
+        if text.len() >= WAITING_CHUNK {
+            let next = String::with_capacity(WAITING_CHUNK + WAITING_CHUNK / 4);
+            self.done.push(std::mem::replace(text, next));
+        }
+    }
+
+    /// Ends the text with `text`.
+    pub fn end_with(&mut self, text: String) {
+        let current = std::mem::replace(&mut self.current, text);
+        if !current.is_empty() {
+            self.done.push(current);
+        }
+    }
+
     /// Writes every chunk to `sink`, dropping each once written.
     pub fn write_to(self, sink: &mut Sink<'_>) {
         for chunk in self.done.into_iter().chain(std::iter::once(self.current)) {
