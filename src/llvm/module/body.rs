@@ -15,6 +15,9 @@ use super::Module;
 use crate::llvm::ir::{self, constants_block as cb, function_block as fb};
 use crate::llvm::{Walker, WalkerEvent};
 
+/// About how many bits a function-level metadata record takes, for reserving its records.
+const MD_RECORD_BITS: usize = 96;
+
 /// The operand-bundle input that says a metadata id follows (bitc::OB_METADATA).
 const METADATA_BUNDLE_INPUT: u64 = 0x8000_0000;
 
@@ -193,6 +196,12 @@ pub(super) fn read_body<'a>(
                     depth += 1;
                     if h.id == cb::ID {
                         reader.constant_type = 0;
+                    }
+                    // A metadata record takes about a hundred bits (a DILocation less, a
+                    // node with many operands more): the body's records reserved at once,
+                    // not copied at every doubling (a body with debug info has thousands).
+                    if h.id == ir::metadata_block::ID {
+                        reader.body.metadata.reserve(h.words as usize * 32 / MD_RECORD_BITS);
                     }
                     None
                 }
