@@ -212,6 +212,14 @@ pub(super) fn read_body<'a>(
                     depth -= 1;
                     None
                 }
+                // A value's use-list order is not in the model (llvm-dis prints none):
+                // such records, one per value with several uses, are not decoded.
+                WalkerEvent::Record { block, record, .. }
+                    if block == ir::uselist_block::ID
+                        && record.code == ir::uselist_block::UseListDefault::CODE =>
+                {
+                    None
+                }
                 WalkerEvent::Record { block, record, ctx } => {
                     let offset = record.bit_offset;
                     // Instructions, most of the records, are decoded by their block's
