@@ -33,10 +33,12 @@ const BATCH_INSTRUCTIONS: usize = 1024;
 /// makes meanwhile (the reader starts first: with the `parallel` feature the first bodies
 /// are read while the printer numbers the module); returns that state. The first error, of
 /// preparing, reading or printing, stops both. `print` gives the body back when it is done
-/// with it.
+/// with it. `read_all_done` is called once every body is read (with the `parallel`
+/// feature, on the reader's thread, which has nothing more to do).
 pub(super) fn each_body<'a, S>(
     m: &Module<'a>,
     prepare: impl FnOnce() -> Result<S>,
+    read_all_done: &(dyn Fn() + Sync),
     mut print: impl FnMut(&mut S, ReadBody<'a>) -> Result<Option<FunctionBody<'a>>>,
 ) -> Result<S> {
     #[cfg(feature = "parallel")]
@@ -65,6 +67,9 @@ pub(super) fn each_body<'a, S>(
                 });
                 if !batch.is_empty() {
                     let _ = send.send(batch);
+                }
+                if read.is_ok() {
+                    read_all_done();
                 }
                 read
             });
@@ -99,6 +104,7 @@ pub(super) fn each_body<'a, S>(
                 false
             }
         })?;
+        read_all_done();
         printed.map(|()| state)
     }
 }

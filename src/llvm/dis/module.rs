@@ -147,54 +147,56 @@ pub(super) fn print(
     let mut text = String::new();
     let mut functions = Waiting::default();
     let mut next = 0;
-    let printed = feed::each_body(m, prepare, |p, read| {
-        p.types.add_from_copy(&read.added_types);
-        p.tp.cache(&p.types);
-        if header_first && header.is_none() {
-            header = Some(p.write_header(module_id, &mut text, &mut sink)?);
-        }
-        let out = if header_first { &mut text } else { functions.text() };
-        let index = read.body.function as usize;
-        while next < index {
+    let finished = with_summary(m, module_id, major, |start_summary, summary| {
+        let printed = feed::each_body(m, prepare, start_summary, |p, read| {
+            p.types.add_from_copy(&read.added_types);
+            p.tp.cache(&p.types);
+            if header_first && header.is_none() {
+                header = Some(p.write_header(module_id, &mut text, &mut sink)?);
+            }
+            let out = if header_first { &mut text } else { functions.text() };
+            let index = read.body.function as usize;
+            while next < index {
+                out.push('\n');
+                p.print_function(out, next, None)?;
+                next += 1;
+            }
             out.push('\n');
-            p.print_function(out, next, None)?;
-            next += 1;
-        }
-        out.push('\n');
-        let spent = p.print_function(out, index, Some(read))?;
-        next = index + 1;
-        if header_first {
-            sink.spill(&mut text);
-        }
-        Ok(spent)
-    });
-    let finished = printed.map_err(DisError::from).and_then(|mut p| {
-        if header_first && header.is_none() {
-            header = Some(p.write_header(module_id, &mut text, &mut sink)?);
-        }
-        let out = if header_first { &mut text } else { functions.text() };
-        while next < m.functions.len() {
-            out.push('\n');
-            p.print_function(out, next, None)?;
-            next += 1;
-        }
-        let order = p.struct_order.take(m, &p.types, &p.md);
-        let waiting = match header {
-            Some(written) => {
-                let types = p.struct_types_text(&order);
-                if types != written.text {
-                    sink.write(&mut text);
-                    sink.replace(written.at, written.text.len() as u64, &types);
+            let spent = p.print_function(out, index, Some(read))?;
+            next = index + 1;
+            if header_first {
+                sink.spill(&mut text);
+            }
+            Ok(spent)
+        });
+        printed.map_err(DisError::from).and_then(|mut p| {
+            if header_first && header.is_none() {
+                header = Some(p.write_header(module_id, &mut text, &mut sink)?);
+            }
+            let out = if header_first { &mut text } else { functions.text() };
+            while next < m.functions.len() {
+                out.push('\n');
+                p.print_function(out, next, None)?;
+                next += 1;
+            }
+            let order = p.struct_order.take(m, &p.types, &p.md);
+            let waiting = match header {
+                Some(written) => {
+                    let types = p.struct_types_text(&order);
+                    if types != written.text {
+                        sink.write(&mut text);
+                        sink.replace(written.at, written.text.len() as u64, &types);
+                    }
+                    None
                 }
-                None
-            }
-            None => {
-                p.labels_for_globals()?;
-                p.write_header_with(module_id, &mut text, &mut sink, &order);
-                Some(functions)
-            }
-        };
-        write_rest(&p, text, waiting, module_id, &mut sink)
+                None => {
+                    p.labels_for_globals()?;
+                    p.write_header_with(module_id, &mut text, &mut sink, &order);
+                    Some(functions)
+                }
+            };
+            write_tail(&p, text, waiting, &mut sink, summary)
+        })
     });
     if finished.is_err() {
         sink.discard();
@@ -211,42 +213,54 @@ struct StructTypes {
     text: String,
 }
 
-/// Writes what follows the functions: the `waiting` functions' text (if they waited),
-/// attribute groups, metadata and the summary (printed on another thread meanwhile, with
-/// the `parallel` feature).
-fn write_rest(
-    p: &Printer<'_, '_>,
-    mut out: String,
-    waiting: Option<Waiting>,
+/// Runs `f` with two functions: one that starts printing the summary of `m`, and one that
+/// gives its text. With the `parallel` feature the summary is printed on a thread of its
+/// own from the start on (the reader's thread calls it once it has read the last body:
+/// its core is free from then on); else when its text is asked for.
+fn with_summary<R>(
+    m: &Module<'_>,
     module_id: &str,
-    sink: &mut Sink<'_>,
-) -> std::result::Result<(), DisError> {
-    let m = p.m;
-    let summary = || -> Result<String> {
+    major: u32,
+    f: impl FnOnce(&(dyn Fn() + Sync), &mut dyn FnMut() -> Result<String>) -> R,
+) -> R {
+    let print = || -> Result<String> {
         let mut text = String::new();
-        super::summary::print(&mut text, m, module_id, p.major)?;
+        super::summary::print(&mut text, m, module_id, major)?;
         Ok(text)
     };
     #[cfg(feature = "parallel")]
     return std::thread::scope(|scope| {
-        let summary = scope.spawn(summary);
-        write_tail(p, &mut out, waiting, sink, || {
-            summary.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        let (go, wait) = std::sync::mpsc::channel::<()>();
+        // Never started (an error stopped the reading): nothing to print.
+        let job = scope.spawn(move || if wait.recv().is_ok() { print() } else { Ok(String::new()) });
+        let start = move || {
+            let _ = go.send(());
+        };
+        let mut job = Some(job);
+        f(&start, &mut || {
+            start();
+            job.take().map_or(Ok(String::new()), |job| {
+                job.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
         })
     });
     #[cfg(not(feature = "parallel"))]
-    write_tail(p, &mut out, waiting, sink, summary)
+    {
+        let mut print = Some(print);
+        f(&|| {}, &mut || print.take().map_or(Ok(String::new()), |print| print()))
+    }
 }
 
-/// The functions' `waiting` text, attribute groups, named metadata, numbered nodes and the
-/// summary `summary` gives.
+/// Writes what follows the functions: the `waiting` functions' text (if they waited),
+/// attribute groups, named metadata, numbered nodes and the summary `summary` gives.
 fn write_tail(
     p: &Printer<'_, '_>,
-    out: &mut String,
+    mut out: String,
     waiting: Option<Waiting>,
     sink: &mut Sink<'_>,
-    summary: impl FnOnce() -> Result<String>,
+    summary: &mut dyn FnMut() -> Result<String>,
 ) -> std::result::Result<(), DisError> {
+    let out = &mut out;
     // The functions' text, attribute groups and named metadata go out while the second
     // half of the numbered nodes is written (with many nodes and the `parallel` feature).
     p.write_nodes(out, sink, |out, sink| {
