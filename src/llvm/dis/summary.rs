@@ -98,9 +98,10 @@ fn subject(r: &S<'_>) -> Option<ValueId> {
 
 /// Appends the module's summary, if it has one, as llvm-dis `major` prints it.
 pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u32) -> Result<()> {
-    if m.summary.is_empty() {
+    if !m.has_summary() {
         return Ok(());
     }
+    let records = m.summary_records().collect::<Result<Vec<_>>>()?;
     let file: &[u8] = m.source_filename.as_deref().unwrap_or(&[]);
     let delimiter = if major >= 19 { b';' } else { b':' };
     let mut index = Index {
@@ -122,7 +123,7 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
         index.entries.entry(g).or_insert_with(|| Entry { name: c.name.to_vec(), summaries: Vec::new() });
     }
     let mut pending = Vec::new();
-    for r in &m.summary {
+    for r in &records {
         if extras::is_extra(r) {
             pending.push(r);
             continue;
@@ -150,7 +151,7 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
     let mut type_ids: BTreeMap<&[u8], Vec<&ir::SummaryTypeIdVtable>> = BTreeMap::new();
     let mut block_count = 0;
     let mut index_flags = 0;
-    for r in &m.summary {
+    for r in &records {
         match r {
             S::TypeIdMetadata(t) => {
                 let name = strtab_slice(m.strtab, t.type_id_strtab_offset, t.type_id_strtab_size)?;

@@ -12,6 +12,7 @@ pub mod globals;
 pub mod instructions;
 pub mod metadata;
 mod reader;
+mod records;
 pub mod types;
 pub mod values;
 
@@ -41,65 +42,9 @@ pub fn name_structs_in_one_context(modules: &mut [Module<'_>]) {
     }
 }
 
-use crate::llvm::ir::{self, metadata_block};
-use crate::llvm::{Walker, WalkerEvent};
-
-/// The records of a module's METADATA_BLOCKs ([`Module::metadata_records`]).
-pub struct MetadataRecords<'m, 'a> {
-    blocks: std::slice::Iter<'m, Walker<'a>>,
-    /// The block being read: its walker and how deep inside it the walk is.
-    walker: Option<(Walker<'a>, usize)>,
-    failed: bool,
-}
-
-impl<'a> Iterator for MetadataRecords<'_, 'a> {
-    type Item = bitcode_schema_runtime::Result<metadata_block::Record<'a>>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.failed {
-            return None;
-        }
-        loop {
-            let (walker, depth) = match &mut self.walker {
-                Some(w) => w,
-                None => self.walker.insert((self.blocks.next()?.clone(), 0)),
-            };
-            let event = match walker.next_event() {
-                Ok(Some(event)) => event,
-                Ok(None) => {
-                    self.walker = None;
-                    continue;
-                }
-                Err(e) => {
-                    self.failed = true;
-                    return Some(Err(e));
-                }
-            };
-            match event {
-                WalkerEvent::Block(_) => *depth += 1,
-                WalkerEvent::EndBlock(_) | WalkerEvent::Deferred { .. } => {
-                    if *depth == 0 {
-                        self.walker = None;
-                    } else {
-                        *depth -= 1;
-                    }
-                }
-                WalkerEvent::Record { block, record, ctx } => {
-                    let decoded = ir::decode_record(block, &record, ctx)
-                        .map_err(|e| e.with_block_path(record.path.ids()));
-                    match decoded {
-                        Ok(ir::AnyRecord::MetadataBlock(r)) => return Some(Ok(r)),
-                        Ok(_) => {}
-                        Err(e) => {
-                            self.failed = true;
-                            return Some(Err(e));
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
+use crate::llvm::ir::{globalval_summary_block, metadata_block};
+use crate::llvm::Walker;
+pub use records::BlockRecords;
 
 /// An error of a module's content, with no offset (for callers outside the reader).
 pub fn invalid_error(problem: String) -> bitcode_schema_runtime::Error {
@@ -149,8 +94,6 @@ pub struct Module<'a> {
     pub md_kinds: Vec<(u32, Bytes<'a>)>,
     /// MODULE_CODE_HASH: the module's hash words, when the writer gave one (ThinLTO).
     pub hash: Option<Vec<u32>>,
-    /// The GLOBALVAL_SUMMARY_BLOCK's records in order (empty without a summary).
-    pub summary: Vec<crate::llvm::ir::globalval_summary_block::Record<'a>>,
     /// The string table the module's names come from (the summary's type ids use it).
     pub strtab: &'a [u8],
     /// For each function with a body, in order: its index and a walker at its block.
@@ -158,6 +101,8 @@ pub struct Module<'a> {
     /// A walker at each module-level METADATA_BLOCK, in order (see
     /// [`Module::metadata_records`]).
     metadata_blocks: Vec<Walker<'a>>,
+    /// A walker at each summary block, in order (see [`Module::summary_records`]).
+    summary_blocks: Vec<Walker<'a>>,
 }
 
 impl<'a> Module<'a> {
@@ -188,8 +133,26 @@ impl<'a> Module<'a> {
     /// The records of the module-level METADATA_BLOCKs in order, each decoded as it is
     /// taken: a module with debug info has hundreds of thousands, which are not kept. A
     /// record that does not decode ends the records with its error.
-    pub fn metadata_records(&self) -> MetadataRecords<'_, 'a> {
-        MetadataRecords { blocks: self.metadata_blocks.iter(), walker: None, failed: false }
+    pub fn metadata_records(&self) -> BlockRecords<'_, 'a, metadata_block::Record<'a>> {
+        BlockRecords::new(&self.metadata_blocks, |r| match r {
+            crate::llvm::ir::AnyRecord::MetadataBlock(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    /// Whether the module has a summary (GLOBALVAL_SUMMARY_BLOCK or its full-LTO form).
+    pub fn has_summary(&self) -> bool {
+        !self.summary_blocks.is_empty()
+    }
+
+    /// The records of the module's summary blocks in order, each decoded as it is taken
+    /// (the full-LTO block's as the ThinLTO block's, as LLVM reads them). A record that
+    /// does not decode ends the records with its error.
+    pub fn summary_records(&self) -> BlockRecords<'_, 'a, globalval_summary_block::Record<'a>> {
+        BlockRecords::new(&self.summary_blocks, |r| match r {
+            crate::llvm::ir::AnyRecord::GlobalvalSummaryBlock(r) => Some(r),
+            _ => None,
+        })
     }
 
     /// The name of a global value by value id, when it is one.

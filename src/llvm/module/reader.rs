@@ -28,7 +28,7 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
     let mut stack: Vec<u32> = Vec::new();
     let mut state = State::default();
     loop {
-        let (block, body_start, metadata_start) = {
+        let (block, body_start, kept) = {
             let Some(event) = walker.next_event()? else { break };
             match event {
                 WalkerEvent::Block(header) => {
@@ -43,7 +43,14 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                     (
                         None,
                         header.id == ir::function_block::ID,
-                        stack == [ir::module_block::ID, ir::metadata_block::ID],
+                        match stack.as_slice() {
+                            [ir::module_block::ID, ir::metadata_block::ID] => Some(Kept::Metadata),
+                            [ir::module_block::ID, ir::globalval_summary_block::ID]
+                            | [ir::module_block::ID, ir::full_lto_globalval_summary_block::ID] => {
+                                Some(Kept::Summary)
+                            }
+                            _ => None,
+                        },
                     )
                 }
                 WalkerEvent::EndBlock(id) => {
@@ -73,27 +80,25 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                             }
                         }
                     }
-                    (None, false, false)
+                    (None, false, None)
                 }
-                WalkerEvent::Deferred { .. } => (None, false, false),
+                WalkerEvent::Deferred { .. } => (None, false, None),
                 WalkerEvent::Record { block, record, ctx } => {
-                    // A full-LTO module's summary holds the same records as a ThinLTO
-                    // one, read by the same code in LLVM: one model holds both.
-                    let block = match block {
-                        ir::full_lto_globalval_summary_block::ID => ir::globalval_summary_block::ID,
-                        other => other,
-                    };
                     let decoded = ir::decode_record(block, &record, ctx)
                         .map_err(|e| e.with_block_path(record.path.ids()))?;
-                    (Some((block, decoded, record.bit_offset)), false, false)
+                    (Some((block, decoded, record.bit_offset)), false, None)
                 }
             }
         };
-        // The module's metadata is decoded when it is asked for (`Module::metadata_records`):
-        // kept as records, a module's debug info took more memory than all the rest.
-        if metadata_start {
+        // The module's metadata and summary are decoded when they are asked for
+        // (`Module::metadata_records`, `Module::summary_records`): kept as records, a
+        // module's debug info took more memory than all the rest.
+        if let Some(kept) = kept {
             if let Some(module) = modules.last_mut() {
-                module.metadata_blocks.push(walker.clone());
+                match kept {
+                    Kept::Metadata => module.metadata_blocks.push(walker.clone()),
+                    Kept::Summary => module.summary_blocks.push(walker.clone()),
+                }
             }
             walker.skip_block()?;
             stack.pop();
@@ -135,6 +140,12 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
         strip_intrinsic_mustprogress(module);
     }
     Ok(modules)
+}
+
+/// A module sub-block kept unread, for the module to decode when asked.
+enum Kept {
+    Metadata,
+    Summary,
 }
 
 /// Reading state of one module.
@@ -193,10 +204,6 @@ impl<'a> State<'a> {
                 let ty = self.constant_type;
                 let c = read_constant(&m.types, r, ty)?;
                 m.values.push(Value { ty, kind: ValueKind::Constant(c) });
-                Ok(())
-            }
-            A::GlobalvalSummaryBlock(r) => {
-                m.summary.push(r);
                 Ok(())
             }
             A::MetadataKindBlock(ir::metadata_kind_block::Record::Kind(k)) => {
