@@ -1,7 +1,7 @@
 //! Reading the module-level blocks of every module of a stream: identification, module
 //! records, types, attributes, constants, metadata kinds, symbol and string tables.
-//! Function bodies and metadata blocks are skipped, their walkers kept: each is decoded
-//! when asked for.
+//! Function bodies, metadata and summary blocks are skipped, their walkers kept: each is
+//! decoded when asked for.
 
 use std::sync::Arc;
 
