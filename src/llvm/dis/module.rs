@@ -214,15 +214,19 @@ struct StructTypes {
 }
 
 /// Runs `f` with two functions: one that starts printing the summary of `m`, and one that
-/// gives its text. With the `parallel` feature the summary is printed on a thread of its
-/// own from the start on (the reader's thread calls it once it has read the last body:
-/// its core is free from then on); else when its text is asked for.
+/// gives its text (empty without a summary). With the `parallel` feature a module with a
+/// summary has it printed on a thread of its own, started by the first (the reader's
+/// thread calls it once it has read the last body: its core is free from then on); else
+/// the text is made when it is asked for.
 fn with_summary<R>(
     m: &Module<'_>,
     module_id: &str,
     major: u32,
     f: impl FnOnce(&(dyn Fn() + Sync), &mut dyn FnMut() -> Result<String>) -> R,
 ) -> R {
+    if !m.has_summary() {
+        return f(&|| {}, &mut || Ok(String::new()));
+    }
     let print = || -> Result<String> {
         let mut text = String::new();
         super::summary::print(&mut text, m, module_id, major)?;
