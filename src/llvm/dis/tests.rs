@@ -97,3 +97,44 @@ fn corpus_modules_print_as_llvm_dis() {
     println!("equal {equal}/{total}, {lines} differing lines");
     assert!(equal >= EQUAL_AT_LEAST, "equal {equal}/{total}: fewer than {EQUAL_AT_LEAST}");
 }
+
+/// The bodies refused out of turn (as a body that needs a type the table lacks is) are
+/// read again in turn, by the printer's thread, and print the same: on a rustc module
+/// with a summary, a clang one with debug info and one with typed pointers.
+#[cfg(feature = "parallel")]
+#[test]
+fn bodies_read_in_turn_print_the_same() {
+    use std::sync::atomic::Ordering;
+
+    use super::feed::REFUSED_OUT_OF_TURN;
+
+    for name in [
+        "rustc195__cargo_regex_automata_release_O3.bc",
+        "clang16__sqlite3__O0_g.bc",
+        "clang14__sqlite3__O2.bc",
+    ] {
+        let path = Path::new(CORPUS).join(name);
+        let Ok(bytes) = std::fs::read(&path) else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "{} is missing (CI: a failure, not a skip)",
+                path.display()
+            );
+            println!("SKIPPED: no {}", path.display());
+            return;
+        };
+        let input = crate::Input::parse(&bytes).unwrap();
+        let streams = input.streams().unwrap();
+        let options = DisOptions { llvm_major: producer_major(&streams[0]), module_id: name.to_string() };
+        let texts = |every: u32| {
+            REFUSED_OUT_OF_TURN.store(every, Ordering::Relaxed);
+            let texts = disassemble(&streams[0], &options);
+            REFUSED_OUT_OF_TURN.store(0, Ordering::Relaxed);
+            texts.unwrap()
+        };
+        let out_of_turn = texts(0);
+        for every in [1, 3] {
+            assert!(texts(every) == out_of_turn, "{name}: one body in {every} read in turn prints otherwise");
+        }
+    }
+}

@@ -31,3 +31,20 @@ fn hello_reads_into_globals_functions_and_a_body() {
     // A body that is not there is an error, not a panic.
     assert!(m.function_body(1).is_err());
 }
+
+#[test]
+fn types_truncated_are_as_they_were() {
+    let mut types = super::Types::default();
+    let i32 = types.push(Type::Integer(32), None);
+    let before = types.len();
+    let i1 = types.intern(Type::Integer(1));
+    let pair = types.intern(Type::Struct { identified: None, packed: false, elements: Some(vec![i32, i1]) });
+    assert_eq!((i1, pair), (1, 2));
+    types.truncate(before);
+    assert_eq!(types.len(), before);
+    assert!(types.get(i1).is_none());
+    // The table's own types are still found; the ones taken back are new again.
+    assert_eq!(types.intern(Type::Integer(32)), i32);
+    assert_eq!(types.intern(Type::Integer(8)), 1);
+    assert_eq!(types.intern(Type::Integer(1)), 2);
+}

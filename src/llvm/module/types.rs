@@ -211,6 +211,18 @@ impl Types {
         self.list.get(from..).unwrap_or_default()
     }
 
+    /// Takes back the types added from id `len` on: the table as it was when it had `len`.
+    pub fn truncate(&mut self, len: usize) {
+        let Some(removed) = self.list.get(len..) else { return };
+        for (id, ty) in (len..).zip(removed) {
+            if self.interned.get(ty) == Some(&(id as TypeRef)) {
+                self.interned.remove(ty);
+            }
+        }
+        self.names.retain(|&id, _| (id as usize) < len);
+        self.list.truncate(len);
+    }
+
     /// Adds the types another copy of this table added ([`added_since`](Self::added_since)
     /// the length the copies shared), so that they have the same ids in both.
     pub fn add_from_copy(&mut self, added: &[Type]) {
