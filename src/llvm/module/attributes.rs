@@ -2,7 +2,7 @@
 //! PARAMATTR_BLOCK that functions, calls and globals refer to.
 
 use bitcode_schema_runtime::decode::Bytes;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use super::types::TypeRef;
@@ -65,8 +65,9 @@ impl<'a> AttributeList<'a> {
 /// The groups and lists of a module.
 #[derive(Clone, Debug, Default)]
 pub struct Attributes<'a> {
-    /// Groups by id: their index and attributes.
-    pub groups: HashMap<u32, (u32, AttributeSet<'a>)>,
+    /// Groups by id: their index and attributes (looked up for every list: hashed with
+    /// FxHash, not SipHash).
+    pub groups: FxHashMap<u32, (u32, AttributeSet<'a>)>,
     /// Lists, numbered from 1 in the bitcode (index 0 here).
     pub lists: Vec<AttributeList<'a>>,
 }

@@ -184,7 +184,7 @@ impl<'a> State<'a> {
                 Ok(())
             }
             A::ParamattrBlock(ir::paramattr_block::Record::Entry(e)) => {
-                let mut list = AttributeList::default();
+                let mut list = AttributeList { sets: Vec::with_capacity(e.groups.len()) };
                 for g in e.groups {
                     if let Some((index, set)) = m.attributes.groups.get(&g) {
                         list.sets.push((*index, set.clone()));
