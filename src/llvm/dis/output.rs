@@ -170,6 +170,7 @@ impl Waiting {
 
     /// Takes `text` as a chunk once it holds one, leaving it empty with room for the next
     /// (for text made into a string of the caller's).
+    #[cfg(feature = "parallel")]
     pub fn take_full(&mut self, text: &mut String) {
         if text.len() >= WAITING_CHUNK {
             let next = String::with_capacity(WAITING_CHUNK + WAITING_CHUNK / 4);
@@ -178,6 +179,7 @@ impl Waiting {
     }
 
     /// Ends the text with `text`.
+    #[cfg(feature = "parallel")]
     pub fn end_with(&mut self, text: String) {
         let current = std::mem::replace(&mut self.current, text);
         if !current.is_empty() {
