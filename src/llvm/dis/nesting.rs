@@ -53,8 +53,15 @@ fn depths(values: &[Value<'_>], first: u32, outer: &[u32], what: impl Fn() -> St
             for_each_constant_operand(c, |op| pending.push(op));
         }
     };
+    // A value that is not a constant has no operands here: depth 1, with no frame (most
+    // of a body's values are instructions).
+    let leaf = |i: usize| !matches!(values.get(i).map(|v| &v.kind), Some(ValueKind::Constant(_)));
     for start in 0..values.len() {
         if depth.get(start) != Some(&UNSEEN) {
+            continue;
+        }
+        if leaf(start) {
+            set(&mut depth, start, 1);
             continue;
         }
         open(start, &mut depth, &mut pending, &mut stack);
