@@ -1047,7 +1047,7 @@ impl<'m, 'a> Printer<'m, 'a> {
         };
         if let Some(b) = body {
             let addressed = self.addressed_blocks(index as u32, b);
-            self.locals = LocalSlots::new(b, params.len(), &b.use_lists, &addressed);
+            self.locals.fill(b, params.len(), &b.use_lists, &addressed);
             self.local_names.fill(b, &self.locals);
             self.number_body_extras(b);
             self.find_labels(index as u32, b)?;

@@ -20,6 +20,11 @@ pub struct LocalSlots {
     pub blocks: Vec<Option<u32>>,
     /// Predecessors of each block, as `; preds =` lists them, by block index.
     preds: Lists<u32>,
+    /// Scratch of [`fill`](Self::fill), kept from one function to the next: the uses of
+    /// each block, its users, and which blocks a blockaddress takes.
+    uses: Vec<(u32, u32)>,
+    users: Lists<u32>,
+    addressed_seen: Vec<bool>,
 }
 
 impl LocalSlots {
@@ -33,8 +38,23 @@ impl LocalSlots {
         use_lists: &[(u32, Vec<u64>)],
         addressed: &[u32],
     ) -> Self {
+        let mut slots = LocalSlots::default();
+        slots.fill(body, params, use_lists, addressed);
+        slots
+    }
+
+    /// Numbers `body` as [`new`](Self::new) does, in the vectors of the function before.
+    pub fn fill(
+        &mut self,
+        body: &FunctionBody<'_>,
+        params: usize,
+        use_lists: &[(u32, Vec<u64>)],
+        addressed: &[u32],
+    ) {
         let mut next = 0u32;
-        let mut values = vec![NONE; body.values.len()];
+        let values = &mut self.values;
+        values.clear();
+        values.resize(body.values.len(), NONE);
         let mut number = |id: u32, next: &mut u32| {
             if body.name(id).is_none() {
                 if let Some(slot) = values.get_mut(id.wrapping_sub(body.first_local) as usize) {
@@ -46,7 +66,8 @@ impl LocalSlots {
         for i in 0..params as u32 {
             number(body.first_local + i, &mut next);
         }
-        let mut blocks = Vec::with_capacity(body.blocks.len());
+        let blocks = &mut self.blocks;
+        blocks.clear();
         for b in &body.blocks {
             if b.name.is_none() {
                 blocks.push(Some(next));
@@ -63,8 +84,11 @@ impl LocalSlots {
         // Uses of each block in the order the reader makes them, as (block, user) pairs;
         // the use list holds them newest first, unless a USELIST_BB record reorders it.
         // Only a block's last instruction, its terminator, names other blocks.
-        let mut uses: Vec<(u32, u32)> = Vec::with_capacity(body.blocks.len() * 2);
-        let mut addressed_seen = vec![false; body.blocks.len()];
+        let uses = &mut self.uses;
+        uses.clear();
+        let addressed_seen = &mut self.addressed_seen;
+        addressed_seen.clear();
+        addressed_seen.resize(body.blocks.len(), false);
         for &b in addressed {
             if let Some(seen) = addressed_seen.get_mut(b as usize) {
                 if !*seen {
@@ -84,7 +108,8 @@ impl LocalSlots {
         }
         // Grouped by block (a stable sort keeps the reader's order), each group newest first.
         uses.sort_by_key(|&(dest, _)| dest);
-        let mut users = Lists::default();
+        let users = &mut self.users;
+        users.clear();
         let mut rest = uses.as_slice();
         for block in 0..body.blocks.len() as u32 {
             let n = rest.iter().take_while(|&&(dest, _)| dest == block).count();
@@ -105,12 +130,13 @@ impl LocalSlots {
             }
         }
         // The blockaddress uses count in the order but are no predecessors.
-        let mut preds = Lists::default();
+        let preds = &mut self.preds;
+        preds.clear();
         for block in 0..body.blocks.len() {
             preds.extend(users.get(block).iter().copied().filter(|&u| u != u32::MAX));
             preds.close();
         }
-        LocalSlots { values, first_local: body.first_local, blocks, preds }
+        self.first_local = body.first_local;
     }
 
     /// The predecessors of block `block`, as `; preds =` lists them.
