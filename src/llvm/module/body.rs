@@ -12,7 +12,10 @@ use super::instructions::{
 use super::types::{Type, TypeRef, Types};
 use super::values::{Value, ValueKind};
 use super::Module;
-use crate::llvm::ir::{self, constants_block as cb, function_block as fb};
+use crate::llvm::ir::{
+    self, constants_block as cb, function_block as fb, metadata_attachment_block as attachments,
+    metadata_block as md, value_symtab_block as vst,
+};
 use crate::llvm::{Walker, WalkerEvent};
 
 /// About how many bits a function-level metadata record takes, for reserving its records.
@@ -200,7 +203,7 @@ pub(super) fn read_body<'a>(
                     // A metadata record takes about a hundred bits (a DILocation less, a
                     // node with many operands more): the body's records reserved at once,
                     // not copied at every doubling (a body with debug info has thousands).
-                    if h.id == ir::metadata_block::ID {
+                    if h.id == md::ID {
                         reader.body.metadata.reserve(h.words as usize * 32 / MD_RECORD_BITS);
                     }
                     None
@@ -222,14 +225,22 @@ pub(super) fn read_body<'a>(
                 }
                 WalkerEvent::Record { block, record, ctx } => {
                     let offset = record.bit_offset;
-                    // Instructions, most of the records, are decoded by their block's
-                    // decoder and matched as they are, not wrapped in an `AnyRecord`; each
-                    // record is taken where it is decoded (moved out of this scope, the
-                    // 256-byte record was copied once more).
-                    let read = if block == fb::ID {
-                        fb::Record::decode(&record, ctx).map(|r| reader.instruction(r))
-                    } else {
-                        ir::decode_record(block, &record, ctx).map(|r| reader.record(r))
+                    // The records of the blocks a body has most of (instructions, names,
+                    // attachments, metadata) are decoded by their block's decoder and
+                    // matched as they are, not wrapped in a 256-byte `AnyRecord` and copied
+                    // out of it; each is taken where it is decoded (moved out of this
+                    // scope, it was copied once more).
+                    let read = match block {
+                        fb::ID => fb::Record::decode(&record, ctx).map(|r| reader.instruction(r)),
+                        vst::ID => vst::Record::decode(&record, ctx).map(|r| reader.symbol(r)),
+                        attachments::ID => {
+                            attachments::Record::decode(&record, ctx).map(|r| reader.attachment(r))
+                        }
+                        md::ID => md::Record::decode(&record, ctx).map(|r| {
+                            reader.body.metadata.push(r);
+                            Ok(())
+                        }),
+                        _ => ir::decode_record(block, &record, ctx).map(|r| reader.record(r)),
                     };
                     Some((read.map_err(|e| e.with_block_path(record.path.ids()))?, offset))
                 }
@@ -319,10 +330,11 @@ impl<'a> BodyReader<'_, 'a> {
         self.body.first_local + self.body.values.len() as u32
     }
 
+    /// A record of a block `read_body` does not decode with the block's own decoder:
+    /// constants and use-list orders (the rest are passed over).
     fn record(&mut self, record: ir::AnyRecord<'a>) -> Res<()> {
         use ir::AnyRecord as A;
         match record {
-            A::FunctionBlock(r) => self.instruction(r),
             A::ConstantsBlock(cb::Record::Settype(t)) => {
                 if self.types.get(t.r#type.0).is_none() {
                     return Err(format!("SETTYPE names type {}, not in the table", t.r#type.0));
@@ -335,59 +347,58 @@ impl<'a> BodyReader<'_, 'a> {
                 self.body.values.push(Value { ty: self.constant_type, kind: ValueKind::Constant(c) });
                 Ok(())
             }
-            A::MetadataBlock(r) => {
-                self.body.metadata.push(r);
-                Ok(())
-            }
-            A::MetadataAttachmentBlock(ir::metadata_attachment_block::Record::Attachment(a)) => {
-                let ops = a.operands;
-                match ops.split_first() {
-                    Some((&i, rest)) if ops.len() % 2 == 1 => {
-                        let inst = self
-                            .body
-                            .instructions
-                            .get_mut(i as usize)
-                            .ok_or("an attachment to no instruction")?;
-                        inst.attachments.extend(pairs(rest));
-                    }
-                    _ => self.body.attachments.extend(pairs(&ops)),
-                }
-                Ok(())
-            }
             A::UselistBlock(ir::uselist_block::Record::UseListBb(u)) => {
                 let mut order = u.indexes_then_block;
                 let block = order.pop().ok_or("an empty USELIST_BB record")?;
                 self.body.use_lists.push((block as u32, order));
                 Ok(())
             }
-            A::ValueSymtabBlock(r) => {
-                use ir::value_symtab_block::Record as V;
-                match r {
-                    V::Entry(e) => {
-                        // A name for a value the body does not define (a global's) is
-                        // not one the printer looks up.
-                        let local = e.value.0.checked_sub(self.body.first_local).map(|l| l as usize);
-                        if let Some(local) = local.filter(|&l| l < self.body.values.len()) {
-                            if local >= self.body.names.len() {
-                                self.body.names.resize(self.body.values.len(), None);
-                            }
-                            if let Some(name) = self.body.names.get_mut(local) {
-                                *name = Some(e.name);
-                            }
-                        }
-                    }
-                    V::Bbentry(b) => {
-                        if b.bb as usize >= self.body.blocks.len().max(self.declared_blocks as usize) {
-                            return Err(format!("a name for block {}, which does not exist", b.bb));
-                        }
-                        self.block_names.push((b.bb, b.name));
-                    }
-                    _ => {}
-                }
-                Ok(())
-            }
             _ => Ok(()),
         }
+    }
+
+    /// A record of the body's value symbol table: a local value's or a block's name.
+    fn symbol(&mut self, r: ir::value_symtab_block::Record<'a>) -> Res<()> {
+        use ir::value_symtab_block::Record as V;
+        match r {
+            V::Entry(e) => {
+                // A name for a value the body does not define (a global's) is not one the
+                // printer looks up.
+                let local = e.value.0.checked_sub(self.body.first_local).map(|l| l as usize);
+                if let Some(local) = local.filter(|&l| l < self.body.values.len()) {
+                    if local >= self.body.names.len() {
+                        self.body.names.resize(self.body.values.len(), None);
+                    }
+                    if let Some(name) = self.body.names.get_mut(local) {
+                        *name = Some(e.name);
+                    }
+                }
+            }
+            V::Bbentry(b) => {
+                if b.bb as usize >= self.body.blocks.len().max(self.declared_blocks as usize) {
+                    return Err(format!("a name for block {}, which does not exist", b.bb));
+                }
+                self.block_names.push((b.bb, b.name));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A record of the body's METADATA_ATTACHMENT block: an instruction's attachments, or
+    /// the function's own.
+    fn attachment(&mut self, r: ir::metadata_attachment_block::Record<'a>) -> Res<()> {
+        let ir::metadata_attachment_block::Record::Attachment(a) = r else { return Ok(()) };
+        let ops = a.operands;
+        match ops.split_first() {
+            Some((&i, rest)) if ops.len() % 2 == 1 => {
+                let inst =
+                    self.body.instructions.get_mut(i as usize).ok_or("an attachment to no instruction")?;
+                inst.attachments.extend(pairs(rest));
+            }
+            _ => self.body.attachments.extend(pairs(&ops)),
+        }
+        Ok(())
     }
 }
 
