@@ -98,13 +98,7 @@ pub(super) fn print(
     let known_order = if has_numbered_structs(&m.types) { Some(struct_order(m)?) } else { None };
     // The printer's set-up (module metadata, slots) runs while the first bodies are read.
     let prepare = || -> Result<Printer<'_, '_>> {
-        let mut md = Metadata::new();
-        for (id, name) in &m.md_kinds {
-            md.add_kind(*id, name);
-        }
-        for r in m.metadata_records() {
-            md.add_module_record(&r?).map_err(crate::llvm::module::invalid_error)?;
-        }
+        let md = module_metadata(m)?;
         let struct_order = match known_order {
             Some(order) => StructOrder::Known(order),
             None => StructOrder::Walking(TypeOrder::new(m)),
@@ -473,13 +467,22 @@ impl Printer<'_, '_> {
     }
 }
 
-/// The order of the struct definitions, found by reading every body of `m` before any
-/// is printed.
-fn struct_order(m: &Module<'_>) -> Result<Vec<TypeRef>> {
+/// The module-level metadata of `m`: its kinds and its METADATA_BLOCKs' entries.
+fn module_metadata<'a>(m: &Module<'a>) -> Result<Metadata<'a>> {
     let mut md = Metadata::new();
+    for (id, name) in &m.md_kinds {
+        md.add_kind(*id, name);
+    }
     for r in m.metadata_records() {
         md.add_module_record(&r?).map_err(crate::llvm::module::invalid_error)?;
     }
+    Ok(md)
+}
+
+/// The order of the struct definitions, found by reading every body of `m` before any
+/// is printed.
+fn struct_order(m: &Module<'_>) -> Result<Vec<TypeRef>> {
+    let mut md = module_metadata(m)?;
     let mut order = TypeOrder::new(m);
     let mut types = m.types.clone();
     let mut next = 0;

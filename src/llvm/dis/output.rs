@@ -151,6 +151,14 @@ impl<'w> Sink<'w> {
     }
 }
 
+/// Moves `text` to `done` once it holds a chunk, leaving it empty with room for the next.
+fn take_full(done: &mut Vec<String>, text: &mut String) {
+    if text.len() >= WAITING_CHUNK {
+        let next = String::with_capacity(WAITING_CHUNK + WAITING_CHUNK / 4);
+        done.push(std::mem::replace(text, next));
+    }
+}
+
 /// Text that waits, in chunks of about [`WAITING_CHUNK`] bytes.
 #[derive(Default)]
 pub(super) struct Waiting {
@@ -161,10 +169,7 @@ pub(super) struct Waiting {
 impl Waiting {
     /// The string to append to.
     pub fn text(&mut self) -> &mut String {
-        if self.current.len() >= WAITING_CHUNK {
-            let next = String::with_capacity(WAITING_CHUNK + WAITING_CHUNK / 4);
-            self.done.push(std::mem::replace(&mut self.current, next));
-        }
+        take_full(&mut self.done, &mut self.current);
         &mut self.current
     }
 
@@ -172,10 +177,7 @@ impl Waiting {
     /// (for text made into a string of the caller's).
     #[cfg(feature = "parallel")]
     pub fn take_full(&mut self, text: &mut String) {
-        if text.len() >= WAITING_CHUNK {
-            let next = String::with_capacity(WAITING_CHUNK + WAITING_CHUNK / 4);
-            self.done.push(std::mem::replace(text, next));
-        }
+        take_full(&mut self.done, text);
     }
 
     /// Ends the text with `text`.

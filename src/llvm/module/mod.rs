@@ -42,7 +42,7 @@ pub fn name_structs_in_one_context(modules: &mut [Module<'_>]) {
     }
 }
 
-use crate::llvm::ir::{globalval_summary_block, metadata_block};
+use crate::llvm::ir::{full_lto_globalval_summary_block, globalval_summary_block, metadata_block};
 use crate::llvm::Walker;
 pub use records::BlockRecords;
 
@@ -134,10 +134,7 @@ impl<'a> Module<'a> {
     /// taken: a module with debug info has hundreds of thousands, which are not kept. A
     /// record that does not decode ends the records with its error.
     pub fn metadata_records(&self) -> BlockRecords<'_, 'a, metadata_block::Record<'a>> {
-        BlockRecords::new(&self.metadata_blocks, |r| match r {
-            crate::llvm::ir::AnyRecord::MetadataBlock(r) => Some(r),
-            _ => None,
-        })
+        BlockRecords::new(&self.metadata_blocks, &[metadata_block::ID], metadata_block::Record::decode)
     }
 
     /// Whether the module has a summary (GLOBALVAL_SUMMARY_BLOCK or its full-LTO form).
@@ -149,10 +146,13 @@ impl<'a> Module<'a> {
     /// (the full-LTO block's as the ThinLTO block's, as LLVM reads them). A record that
     /// does not decode ends the records with its error.
     pub fn summary_records(&self) -> BlockRecords<'_, 'a, globalval_summary_block::Record<'a>> {
-        BlockRecords::new(&self.summary_blocks, |r| match r {
-            crate::llvm::ir::AnyRecord::GlobalvalSummaryBlock(r) => Some(r),
-            _ => None,
-        })
+        // A full-LTO module's summary holds the same records as a ThinLTO one, read by the
+        // same code in LLVM.
+        BlockRecords::new(
+            &self.summary_blocks,
+            &[globalval_summary_block::ID, full_lto_globalval_summary_block::ID],
+            globalval_summary_block::Record::decode,
+        )
     }
 
     /// The name of a global value by value id, when it is one.

@@ -1,26 +1,33 @@
 //! The records of blocks a module keeps unread (metadata, summary), decoded as they are
 //! taken rather than held: a module with debug info has hundreds of thousands.
 
-use bitcode_schema_runtime::Result;
+use bitcode_schema_runtime::{Record, Result};
 
-use crate::llvm::ir::{self, AnyRecord};
-use crate::llvm::{Walker, WalkerEvent};
+use crate::llvm::ir;
+use crate::llvm::{LlvmContext, Walker, WalkerEvent};
+
+/// The decoder of a block's records.
+pub(crate) type Decode<'a, R> = fn(&Record<'_, 'a>, &mut LlvmContext) -> Result<R>;
 
 /// The records of one kind of block, in order, from walkers just inside each block (see
 /// [`Module::metadata_records`](super::Module::metadata_records)).
 pub struct BlockRecords<'m, 'a, R> {
     blocks: std::slice::Iter<'m, Walker<'a>>,
-    /// The record of the block's kind in a decoded record.
-    pick: fn(AnyRecord<'a>) -> Option<R>,
+    /// The ids of the blocks of that kind, and their records' decoder (the block's own,
+    /// not `ir::decode_record`, whose 256-byte `AnyRecord` was copied out again for each
+    /// of a module's hundreds of thousands of metadata records).
+    kind: (&'static [u32], Decode<'a, R>),
     /// The block being read: its walker and how deep inside it the walk is.
     walker: Option<(Walker<'a>, usize)>,
     failed: bool,
 }
 
 impl<'m, 'a, R> BlockRecords<'m, 'a, R> {
-    /// The records `pick` takes of the blocks `blocks` are at.
-    pub(crate) fn new(blocks: &'m [Walker<'a>], pick: fn(AnyRecord<'a>) -> Option<R>) -> Self {
-        BlockRecords { blocks: blocks.iter(), pick, walker: None, failed: false }
+    /// The records of the blocks `blocks` are at whose block id is one of `ids`, decoded by
+    /// `decode` (the records of blocks nested in them are decoded, for their errors, and
+    /// passed over).
+    pub(crate) fn new(blocks: &'m [Walker<'a>], ids: &'static [u32], decode: Decode<'a, R>) -> Self {
+        BlockRecords { blocks: blocks.iter(), kind: (ids, decode), walker: None, failed: false }
     }
 }
 
@@ -57,18 +64,15 @@ impl<'a, R> Iterator for BlockRecords<'_, 'a, R> {
                     }
                 }
                 WalkerEvent::Record { block, record, ctx } => {
-                    // A full-LTO module's summary holds the same records as a ThinLTO one,
-                    // read by the same code in LLVM.
-                    let block = match block {
-                        ir::full_lto_globalval_summary_block::ID => ir::globalval_summary_block::ID,
-                        other => other,
+                    let (ids, decode) = self.kind;
+                    let decoded = if ids.contains(&block) {
+                        decode(&record, ctx).map(Some)
+                    } else {
+                        ir::decode_record(block, &record, ctx).map(|_| None)
                     };
-                    match ir::decode_record(block, &record, ctx) {
-                        Ok(decoded) => {
-                            if let Some(r) = (self.pick)(decoded) {
-                                return Some(Ok(r));
-                            }
-                        }
+                    match decoded {
+                        Ok(Some(r)) => return Some(Ok(r)),
+                        Ok(None) => {}
                         Err(e) => {
                             self.failed = true;
                             return Some(Err(e.with_block_path(record.path.ids())));
