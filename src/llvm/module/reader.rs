@@ -112,6 +112,11 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                     "a function body for no defined function".into(),
                 ))
             })?;
+            if module.bodies.is_empty() {
+                // A walker is large (about 900 bytes): grown by doubling, the list of a
+                // thousand bodies was copied, and its pages touched, twice over.
+                module.bodies.reserve_exact(module.functions.iter().filter(|f| !f.is_proto).count());
+            }
             module.bodies.push((index, walker.clone()));
             walker.skip_block()?;
             stack.pop();
