@@ -3,6 +3,7 @@
 
 use bitcode_schema_runtime::decode::ValueRef as Operand;
 use bitcode_schema_runtime::{Error, ErrorKind, Result};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::constants::{Constant, ValueRef};
 use super::function::{BasicBlock, FunctionBody};
@@ -184,11 +185,12 @@ pub(super) fn read_body<'a>(
     for (i, p) in params.iter().enumerate() {
         reader.body.values.push(Value { ty: *p, kind: ValueKind::Argument(i as u32) });
     }
-    // Instructions take about 64 bits each of a body's block (its constants, metadata and
-    // names the rest): reserved at once rather than grown and copied as they come.
-    let guess = usize::try_from(walker.cursor().bits_left_in_block() / 64).unwrap_or(0);
-    reader.body.instructions.reserve(guess);
-    reader.body.values.reserve(guess + params.len());
+    // Reserved at once rather than grown and copied as they come, at about the size the
+    // body read last suggests.
+    let bits = walker.cursor().bits_left_in_block();
+    let (instruction_bits, value_bits) = &m.body_density;
+    reader.body.instructions.reserve(instruction_bits.count_in(bits));
+    reader.body.values.reserve(value_bits.count_in(bits));
     reader.body.blocks.push(BasicBlock::default());
     let mut depth = 0usize;
     loop {
@@ -257,7 +259,46 @@ pub(super) fn read_body<'a>(
             walker.locate(invalid(offset, p))
         })?;
     }
+    instruction_bits.note(bits, reader.body.instructions.len());
+    value_bits.note(bits, reader.body.values.len());
     reader.finish()
+}
+
+/// How many bits of a body's block each of its instructions (or values) takes, as the
+/// body read last found: from about 80 in a module without debug info to over 400 in one
+/// with it (its metadata and names take the rest). A body's vectors are reserved from it:
+/// a fixed guess reserved up to seven times what the bodies held, and the pages of what
+/// went unused were faulted in by later allocations.
+#[derive(Debug, Default)]
+pub(super) struct BitsPer(AtomicU64);
+
+impl BitsPer {
+    /// The guess before any body is read: dense, as a body without debug info is.
+    const FIRST: u64 = 64;
+
+    /// How many to reserve for a block of `bits` bits: somewhat more than the last body
+    /// suggests, so that a body a little denser is not grown and copied.
+    fn count_in(&self, bits: u64) -> usize {
+        let per = match self.0.load(Ordering::Relaxed) {
+            0 => Self::FIRST,
+            per => (per * 3 / 4).max(32),
+        };
+        usize::try_from(bits / per).unwrap_or(0)
+    }
+
+    /// Notes a body of `count` read from `bits` bits (one of a few instructions says
+    /// little: its block is mostly its header and names).
+    fn note(&self, bits: u64, count: usize) {
+        if count >= 16 {
+            self.0.store(bits / count as u64, Ordering::Relaxed);
+        }
+    }
+}
+
+impl Clone for BitsPer {
+    fn clone(&self) -> Self {
+        BitsPer(AtomicU64::new(self.0.load(Ordering::Relaxed)))
+    }
 }
 
 struct BodyReader<'m, 'a> {

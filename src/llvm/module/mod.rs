@@ -98,6 +98,9 @@ pub struct Module<'a> {
     pub strtab: &'a [u8],
     /// For each function with a body, in order: its index and a walker at its block.
     bodies: Vec<(u32, Walker<'a>)>,
+    /// How many bits of its block each instruction and each value took in the body read
+    /// last, to reserve the next body's vectors by.
+    body_density: (body::BitsPer, body::BitsPer),
     /// A walker at each module-level METADATA_BLOCK, in order (see
     /// [`Module::metadata_records`]).
     metadata_blocks: Vec<Walker<'a>>,
