@@ -216,13 +216,13 @@ fn with_summary<R>(
     m: &Module<'_>,
     module_id: &str,
     major: u32,
-    f: impl FnOnce(&(dyn Fn() + Sync), &mut dyn FnMut() -> Result<String>) -> R,
+    f: impl FnOnce(&(dyn Fn() + Sync), &mut dyn FnMut() -> Result<Waiting>) -> R,
 ) -> R {
     if !m.has_summary() {
-        return f(&|| {}, &mut || Ok(String::new()));
+        return f(&|| {}, &mut || Ok(Waiting::default()));
     }
-    let print = || -> Result<String> {
-        let mut text = String::new();
+    let print = || -> Result<Waiting> {
+        let mut text = Waiting::default();
         super::summary::print(&mut text, m, module_id, major)?;
         Ok(text)
     };
@@ -230,14 +230,14 @@ fn with_summary<R>(
     return std::thread::scope(|scope| {
         let (go, wait) = std::sync::mpsc::channel::<()>();
         // Never started (an error stopped the reading): nothing to print.
-        let job = scope.spawn(move || if wait.recv().is_ok() { print() } else { Ok(String::new()) });
+        let job = scope.spawn(move || if wait.recv().is_ok() { print() } else { Ok(Waiting::default()) });
         let start = move || {
             let _ = go.send(());
         };
         let mut job = Some(job);
         f(&start, &mut || {
             start();
-            job.take().map_or(Ok(String::new()), |job| {
+            job.take().map_or(Ok(Waiting::default()), |job| {
                 job.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             })
         })
@@ -245,7 +245,7 @@ fn with_summary<R>(
     #[cfg(not(feature = "parallel"))]
     {
         let mut print = Some(print);
-        f(&|| {}, &mut || print.take().map_or(Ok(String::new()), |print| print()))
+        f(&|| {}, &mut || print.take().map_or(Ok(Waiting::default()), |print| print()))
     }
 }
 
@@ -256,7 +256,7 @@ fn write_tail(
     mut out: String,
     waiting: Option<Waiting>,
     sink: &mut Sink<'_>,
-    summary: &mut dyn FnMut() -> Result<String>,
+    summary: &mut dyn FnMut() -> Result<Waiting>,
 ) -> std::result::Result<(), DisError> {
     let out = &mut out;
     // The functions' text, attribute groups and named metadata go out while the second
@@ -282,7 +282,7 @@ fn write_tail(
         }
     });
     sink.write(out);
-    sink.write_str(&summary()?);
+    summary()?.write_to(sink);
     Ok(())
 }
 

@@ -12,6 +12,10 @@ const CHUNK: usize = 1 << 16;
 /// How big a chunk of waiting text grows before the next is begun.
 const WAITING_CHUNK: usize = 1 << 20;
 
+/// The room a chunk of waiting text is given: one more line (a long one) overruns the
+/// chunk's size without growing it.
+const CHUNK_ROOM: usize = WAITING_CHUNK + WAITING_CHUNK / 4;
+
 /// Where a [`Sink`]'s text goes.
 enum Target<'w> {
     /// A writer, written in order.
@@ -154,7 +158,7 @@ impl<'w> Sink<'w> {
 /// Moves `text` to `done` once it holds a chunk, leaving it empty with room for the next.
 fn take_full(done: &mut Vec<String>, text: &mut String) {
     if text.len() >= WAITING_CHUNK {
-        let next = String::with_capacity(WAITING_CHUNK + WAITING_CHUNK / 4);
+        let next = String::with_capacity(CHUNK_ROOM);
         done.push(std::mem::replace(text, next));
     }
 }
@@ -170,6 +174,11 @@ impl Waiting {
     /// The string to append to.
     pub fn text(&mut self) -> &mut String {
         take_full(&mut self.done, &mut self.current);
+        // The first chunk too is reserved whole: grown by doubling, its pages were
+        // touched about twice over (a summary's text is most of a megabyte).
+        if self.current.capacity() == 0 {
+            self.current.reserve(CHUNK_ROOM);
+        }
         &mut self.current
     }
 

@@ -14,6 +14,7 @@ use bitcode_schema_runtime::Result;
 use md5::{Digest, Md5};
 use rustc_hash::FxHashMap;
 
+use super::output::Waiting;
 use super::text::{push_int, push_tagged};
 
 use crate::llvm::ir::globalval_summary_block::Record as S;
@@ -97,7 +98,7 @@ fn subject(r: &S<'_>) -> Option<ValueId> {
 }
 
 /// Appends the module's summary, if it has one, as llvm-dis `major` prints it.
-pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u32) -> Result<()> {
+pub(super) fn print(text: &mut Waiting, m: &Module<'_>, module_id: &str, major: u32) -> Result<()> {
     if !m.has_summary() {
         return Ok(());
     }
@@ -167,6 +168,7 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
         next += 1;
     }
 
+    let out = text.text();
     out.push_str("\n^0 = module: (path: \"");
     out.push_str(module_id);
     out.push_str("\", hash: (");
@@ -179,6 +181,7 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
     }
     out.push_str("))\n");
     for (g, e) in &index.entries {
+        let out = text.text();
         // A value without a name (`@0`) shows its GUID instead, with no comment.
         push_tagged(out, "^", index.slot_of_guid(*g));
         out.push_str(" = gv: (");
@@ -205,6 +208,7 @@ pub(super) fn print(out: &mut String, m: &Module<'_>, module_id: &str, major: u3
         }
         out.push('\n');
     }
+    let out = text.text();
     for (name, vtables) in &type_ids {
         let g = guid(name);
         let _ = write!(out, "^{} = typeidCompatibleVTable: (name: \"", index.slot_of_guid(g));
