@@ -92,7 +92,8 @@ pub(super) fn print(
     mut sink: Sink<'_>,
 ) -> std::result::Result<(), DisError> {
     super::intrinsic_attributes::reset(&mut m, major)?;
-    let m = &m;
+    let module = m;
+    let m = &module;
     // Bodies name numbered structs by number, which the whole module's order gives: with
     // such structs the bodies are read once for the order before they are printed.
     let known_order = if has_numbered_structs(&m.types) { Some(struct_order(m)?) } else { None };
@@ -189,14 +190,30 @@ pub(super) fn print(
                     Some(functions)
                 }
             };
-            write_tail(&p, text, waiting, &mut sink, summary)
+            write_tail(p, text, waiting, &mut sink, summary)
         })
     });
     if finished.is_err() {
         sink.discard();
     }
     finished?;
-    sink.finish().map_err(DisError::Output)
+    free_beside(module, || sink.finish().map_err(DisError::Output))
+}
+
+/// Runs `f` while `value` is dropped: with the `parallel` feature, on another thread. The
+/// text is complete by then, and freeing a large module and its printer (the metadata
+/// arena, the tables of slots and names) took a millisecond and more after it.
+fn free_beside<T: Send, R>(value: T, f: impl FnOnce() -> R) -> R {
+    #[cfg(feature = "parallel")]
+    return std::thread::scope(|scope| {
+        scope.spawn(move || drop(value));
+        f()
+    });
+    #[cfg(not(feature = "parallel"))]
+    {
+        drop(value);
+        f()
+    }
 }
 
 /// Where the struct types went in the text written, and their text.
@@ -252,7 +269,7 @@ fn with_summary<R>(
 /// Writes what follows the functions: the `waiting` functions' text (if they waited),
 /// attribute groups, named metadata, numbered nodes and the summary `summary` gives.
 fn write_tail(
-    p: &Printer<'_, '_>,
+    printer: Printer<'_, '_>,
     mut out: String,
     waiting: Option<Waiting>,
     sink: &mut Sink<'_>,
@@ -261,6 +278,7 @@ fn write_tail(
     let out = &mut out;
     // The functions' text, attribute groups and named metadata go out while the second
     // half of the numbered nodes is written (with many nodes and the `parallel` feature).
+    let p = &printer;
     p.write_nodes(out, sink, |out, sink| {
         sink.write(out);
         if let Some(functions) = waiting {
@@ -281,9 +299,12 @@ fn write_tail(
             out.push('\n');
         }
     });
-    sink.write(out);
-    summary()?.write_to(sink);
-    Ok(())
+    // The printer is freed while the summary's thread ends and the tail goes out.
+    free_beside(printer, || {
+        sink.write(out);
+        summary()?.write_to(sink);
+        Ok(())
+    })
 }
 
 impl Printer<'_, '_> {
