@@ -419,6 +419,10 @@ impl<'a> BodyReader<'_, 'a> {
                 if b.bb as usize >= self.body.blocks.len().max(self.declared_blocks as usize) {
                     return Err(format!("a name for block {}, which does not exist", b.bb));
                 }
+                if self.block_names.capacity() == 0 {
+                    // Most blocks have a name in a body that names any.
+                    self.block_names.reserve(self.body.blocks.len().max(1));
+                }
                 self.block_names.push((b.bb, b.name));
             }
             _ => {}
@@ -547,6 +551,10 @@ impl<'a> BodyReader<'_, 'a> {
         match r {
             F::Declareblocks(d) => {
                 self.declared_blocks = d.num_blocks;
+                // Each block ends in an instruction: no more than the instructions reserved
+                // (the count is the input's word).
+                let blocks = (d.num_blocks as usize).min(self.body.instructions.capacity());
+                self.body.blocks.reserve(blocks.saturating_sub(self.body.blocks.len()));
             }
             F::InstBinop(b) => {
                 let ty = self.type_of(b.lhs)?;
