@@ -69,21 +69,16 @@ fn all_plain(word: u64) -> bool {
 
 /// How many bytes from the start of `bytes` are plain.
 fn plain_run(bytes: &[u8]) -> usize {
-    let mut words = bytes.chunks_exact(8);
     let mut run = 0;
-    for word in &mut words {
+    for word in bytes.chunks_exact(8) {
         let word: [u8; 8] = word.try_into().unwrap_or_default();
         if !all_plain(u64::from_le_bytes(word)) {
             break;
         }
         run += 8;
     }
-    run + bytes
-        .get(run..)
-        .unwrap_or_default()
-        .iter()
-        .position(|&b| !has(&PLAIN, b))
-        .unwrap_or(bytes.len() - run)
+    let rest = bytes.get(run..).unwrap_or_default();
+    run + rest.iter().position(|&b| !has(&PLAIN, b)).unwrap_or(rest.len())
 }
 
 /// `\XX`: a byte as a backslash and two upper-case hex digits.

@@ -188,9 +188,7 @@ pub(super) fn read_body<'a>(
     // Reserved at once rather than grown and copied as they come, at about the size the
     // body read last suggests.
     let bits = walker.cursor().bits_left_in_block();
-    let (instruction_bits, value_bits) = &m.body_density;
-    reader.body.instructions.reserve(instruction_bits.count_in(bits));
-    reader.body.values.reserve(value_bits.count_in(bits));
+    m.body_density.reserve(&mut reader.body, bits);
     reader.body.blocks.push(BasicBlock::default());
     let mut depth = 0usize;
     loop {
@@ -259,18 +257,38 @@ pub(super) fn read_body<'a>(
             walker.locate(invalid(offset, p))
         })?;
     }
-    instruction_bits.note(bits, reader.body.instructions.len());
-    value_bits.note(bits, reader.body.values.len());
+    m.body_density.note(&reader.body, bits);
     reader.finish()
 }
 
-/// How many bits of a body's block each of its instructions (or values) takes, as the
-/// body read last found: from about 80 in a module without debug info to over 400 in one
+/// How many bits of a body's block each of its instructions and each of its values took
+/// in the body read last: from about 80 in a module without debug info to over 400 in one
 /// with it (its metadata and names take the rest). A body's vectors are reserved from it:
 /// a fixed guess reserved up to seven times what the bodies held, and the pages of what
 /// went unused were faulted in by later allocations.
+#[derive(Clone, Debug, Default)]
+pub(super) struct BodyDensity {
+    instructions: BitsPer,
+    values: BitsPer,
+}
+
+impl BodyDensity {
+    /// Reserves the instructions and values of `body`, whose block has `bits` bits.
+    fn reserve(&self, body: &mut FunctionBody<'_>, bits: u64) {
+        body.instructions.reserve(self.instructions.count_in(bits));
+        body.values.reserve(self.values.count_in(bits));
+    }
+
+    /// Notes `body`, read from `bits` bits, for the next.
+    fn note(&self, body: &FunctionBody<'_>, bits: u64) {
+        self.instructions.note(bits, body.instructions.len());
+        self.values.note(bits, body.values.len());
+    }
+}
+
+/// Bits of a body's block for each of a kind of item, as the body read last found.
 #[derive(Debug, Default)]
-pub(super) struct BitsPer(AtomicU64);
+struct BitsPer(AtomicU64);
 
 impl BitsPer {
     /// The guess before any body is read: dense, as a body without debug info is.

@@ -100,7 +100,7 @@ pub struct Module<'a> {
     bodies: Vec<(u32, Walker<'a>)>,
     /// How many bits of its block each instruction and each value took in the body read
     /// last, to reserve the next body's vectors by.
-    body_density: (body::BitsPer, body::BitsPer),
+    body_density: body::BodyDensity,
     /// A walker at each module-level METADATA_BLOCK, in order (see
     /// [`Module::metadata_records`]).
     metadata_blocks: Vec<Walker<'a>>,

@@ -13,10 +13,12 @@ pub(crate) type Decode<'a, R> = fn(&Record<'_, 'a>, &mut LlvmContext) -> Result<
 /// [`Module::metadata_records`](super::Module::metadata_records)).
 pub struct BlockRecords<'m, 'a, R> {
     blocks: std::slice::Iter<'m, Walker<'a>>,
-    /// The ids of the blocks of that kind, and their records' decoder (the block's own,
-    /// not `ir::decode_record`, whose 256-byte `AnyRecord` was copied out again for each
-    /// of a module's hundreds of thousands of metadata records).
-    kind: (&'static [u32], Decode<'a, R>),
+    /// The ids of the blocks of that kind.
+    ids: &'static [u32],
+    /// Their records' decoder: the block's own, not `ir::decode_record`, whose 256-byte
+    /// `AnyRecord` was copied out again for each of a module's hundreds of thousands of
+    /// metadata records.
+    decode: Decode<'a, R>,
     /// The block being read: its walker and how deep inside it the walk is.
     walker: Option<(Walker<'a>, usize)>,
     failed: bool,
@@ -27,7 +29,7 @@ impl<'m, 'a, R> BlockRecords<'m, 'a, R> {
     /// `decode` (the records of blocks nested in them are decoded, for their errors, and
     /// passed over).
     pub(crate) fn new(blocks: &'m [Walker<'a>], ids: &'static [u32], decode: Decode<'a, R>) -> Self {
-        BlockRecords { blocks: blocks.iter(), kind: (ids, decode), walker: None, failed: false }
+        BlockRecords { blocks: blocks.iter(), ids, decode, walker: None, failed: false }
     }
 }
 
@@ -64,9 +66,8 @@ impl<'a, R> Iterator for BlockRecords<'_, 'a, R> {
                     }
                 }
                 WalkerEvent::Record { block, record, ctx } => {
-                    let (ids, decode) = self.kind;
-                    let decoded = if ids.contains(&block) {
-                        decode(&record, ctx).map(Some)
+                    let decoded = if self.ids.contains(&block) {
+                        (self.decode)(&record, ctx).map(Some)
                     } else {
                         ir::decode_record(block, &record, ctx).map(|_| None)
                     };
