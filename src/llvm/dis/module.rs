@@ -495,7 +495,7 @@ fn module_metadata<'a>(m: &Module<'a>) -> Result<Metadata<'a>> {
         md.add_kind(*id, name);
     }
     for r in m.metadata_records() {
-        md.add_module_record(&r?).map_err(crate::llvm::module::invalid_error)?;
+        md.add_module_record(r?).map_err(crate::llvm::module::invalid_error)?;
     }
     Ok(md)
 }
@@ -508,7 +508,7 @@ fn struct_order(m: &Module<'_>) -> Result<Vec<TypeRef>> {
     let mut types = m.types.clone();
     let mut next = 0;
     let mut failed = None;
-    feed::read_all(m, |read| {
+    feed::read_all(m, |mut read| {
         types.add_from_copy(&read.added_types);
         let index = read.body.function as usize;
         while next < index {
@@ -519,7 +519,7 @@ fn struct_order(m: &Module<'_>) -> Result<Vec<TypeRef>> {
         for (id, name) in &read.body.kinds {
             md.add_kind(*id, name);
         }
-        for r in &read.body.metadata {
+        for r in std::mem::take(&mut read.body.metadata) {
             if let Err(e) = md.add_function_record(r) {
                 failed = Some(crate::llvm::module::invalid_error(e));
                 return false;
@@ -1036,14 +1036,14 @@ impl<'m, 'a> Printer<'m, 'a> {
         // SlotTracker::processFunction.
         let fid = value_of(m, ValueKind::Function(index as u32));
         let shared: Option<Arc<FunctionBody<'a>>> = match read {
-            Some(read) => {
+            Some(mut read) => {
                 self.md.begin_function();
                 for (id, name) in &read.body.kinds {
                     self.md.add_kind(*id, name);
                 }
                 self.name_kinds(read.body.kinds.iter().map(|(id, _)| *id));
-                // By reference: a record is a 256-byte enum, and there is one per node.
-                for r in &read.body.metadata {
+                // Taken: what a record holds becomes the arena's.
+                for r in std::mem::take(&mut read.body.metadata) {
                     self.md.add_function_record(r).map_err(crate::llvm::module::invalid_error)?;
                 }
                 self.ordinal = Some(read.ordinal);

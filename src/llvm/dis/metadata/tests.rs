@@ -121,9 +121,9 @@ fn metadata_lines(bytes: &[u8], major: u32) -> Result<String, String> {
                 b if b == ir::metadata_block::ID => {
                     let rec = ir::metadata_block::Record::decode(&record, ctx).map_err(|e| e.to_string())?;
                     if depth_fn {
-                        md.add_function_record(&rec)?;
+                        md.add_function_record(rec)?;
                     } else {
-                        md.add_module_record(&rec)?;
+                        md.add_module_record(rec)?;
                     }
                 }
                 b if b == ir::metadata_kind_block::ID => {

@@ -21,14 +21,15 @@ fn decode_signed(v: u64) -> i64 {
 }
 
 impl<'a> Metadata<'a> {
-    /// A record of the module-level METADATA_BLOCK.
-    pub fn add_module_record(&mut self, record: &Record<'a>) -> Result<(), String> {
+    /// A record of the module-level METADATA_BLOCK (taken: a node's operands become its
+    /// entry's).
+    pub fn add_module_record(&mut self, record: Record<'a>) -> Result<(), String> {
         self.add_record(record)
     }
 
     /// A record of a function-level METADATA_BLOCK (between [`Metadata::begin_function`]
     /// and [`Metadata::end_function`]).
-    pub fn add_function_record(&mut self, record: &Record<'a>) -> Result<(), String> {
+    pub fn add_function_record(&mut self, record: Record<'a>) -> Result<(), String> {
         if self.function.is_none() {
             return Err("function-level metadata record outside a function".into());
         }
@@ -45,7 +46,7 @@ impl<'a> Metadata<'a> {
         self.push(Md::Di { distinct, node: Box::new(node) }).map(|_| ())
     }
 
-    fn add_record(&mut self, record: &Record<'a>) -> Result<(), String> {
+    fn add_record(&mut self, record: Record<'a>) -> Result<(), String> {
         match record {
             Record::Strings(s) => {
                 let strings = metadata_strings(s.count, s.offset, s.data)
@@ -61,8 +62,8 @@ impl<'a> Metadata<'a> {
                 let function = self.function;
                 self.push(Md::Value { ty: v.r#type.0, value: v.value.0, function })?;
             }
-            Record::Node(n) => self.tuple(false, &n.operands)?,
-            Record::DistinctNode(n) => self.tuple(true, &n.operands)?,
+            Record::Node(n) => self.tuple(false, n.operands)?,
+            Record::DistinctNode(n) => self.tuple(true, n.operands)?,
             Record::Name(n) => self.pending_name = Some(n.name.as_bytes().into()),
             Record::NamedNode(n) => {
                 let name = self
@@ -542,9 +543,11 @@ impl<'a> Metadata<'a> {
         Ok(())
     }
 
-    /// A generic tuple: operands are md refs (id + 1, 0 for null).
-    fn tuple(&mut self, distinct: bool, operands: &[Option<u32>]) -> Result<(), String> {
-        let operands = operands.iter().map(|&o| self.md(o)).collect();
+    /// A generic tuple: operands are md refs (id + 1, 0 for null). They are mapped where
+    /// they are (an id and an entry take the same room): a module with many scoped-noalias
+    /// tuples allocated each twice.
+    fn tuple(&mut self, distinct: bool, operands: Vec<Option<u32>>) -> Result<(), String> {
+        let operands = operands.into_iter().map(|o| self.md(o)).collect();
         self.push(Md::Tuple { distinct, operands }).map(|_| ())
     }
 
