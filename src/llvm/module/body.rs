@@ -521,13 +521,10 @@ impl<'a> BodyReader<'_, 'a> {
         let n = self.body.instructions.len() as u32;
         let Some(block) = self.body.blocks.last_mut() else { return Err("no basic block".into()) };
         block.end = n;
+        // A terminator opens the next block; after the last one that block stays empty
+        // and `finish` drops it (an instruction in it makes one block too many).
         if terminator {
-            if self.body.blocks.len() as u32 >= self.declared_blocks {
-                // The last block ended; more instructions would be an error.
-                self.body.blocks.push(BasicBlock { name: None, start: n, end: n });
-            } else {
-                self.body.blocks.push(BasicBlock { name: None, start: n, end: n });
-            }
+            self.body.blocks.push(BasicBlock { name: None, start: n, end: n });
         }
         Ok(())
     }
