@@ -69,6 +69,10 @@ pub(super) struct TypeOrder {
     seen_nodes: Vec<bool>,
     /// The metadata operands still to walk.
     md_work: Vec<MdRef>,
+    /// The attribute lists walked, by list id.
+    walked_lists: Vec<bool>,
+    /// Whether each function type has a metadata parameter, by type id, once asked.
+    metadata_params: Vec<Option<bool>>,
 }
 
 impl TypeOrder {
@@ -83,6 +87,8 @@ impl TypeOrder {
             work: Vec::new(),
             seen_nodes: Vec::new(),
             md_work: Vec::new(),
+            walked_lists: vec![false; m.attributes.lists.len()],
+            metadata_params: Vec::new(),
         };
         let pointer_or_value =
             |ty: TypeRef, value_type: TypeRef| if m.typed_pointers { ty } else { value_type };
@@ -144,16 +150,21 @@ impl TypeOrder {
                 _ => {}
             }
             // Types hiding in the attachments (`!dbg` is the debug location, not one of
-            // them), in kind order.
-            let mut attached: SmallVec<[(u32, MdRef); 4]> = inst
-                .attachments
-                .iter()
-                .filter_map(|&(k, n)| Some((k, md.get(u64::from(n))?)))
-                .filter(|&(_, node)| !self.node_walked(node))
-                .collect();
-            attached.sort_by_key(|&(k, _)| k);
-            for (_, node) in attached {
-                self.node(m, types, md, Some(body), node);
+            // them), in kind order. The nodes are mostly walked already, and then passed
+            // over without being gathered and sorted.
+            let unwalked =
+                |&(_, n): &(u32, u32)| md.get(u64::from(n)).is_some_and(|node| !self.node_walked(node));
+            if inst.attachments.iter().any(unwalked) {
+                let mut attached: SmallVec<[(u32, MdRef); 4]> = inst
+                    .attachments
+                    .iter()
+                    .filter_map(|&(k, n)| Some((k, md.get(u64::from(n))?)))
+                    .filter(|&(_, node)| !self.node_walked(node))
+                    .collect();
+                attached.sort_by_key(|&(k, _)| k);
+                for (_, node) in attached {
+                    self.node(m, types, md, Some(body), node);
+                }
             }
             // And in the debug records' locations.
             for record in &inst.debug_records {
@@ -191,13 +202,12 @@ impl TypeOrder {
         call: &Call,
     ) {
         let params = types.function(call.function_type).map_or(&[][..], |(_, params, _)| params);
-        for (i, &arg) in call.args.iter().enumerate() {
-            let is_metadata = params.get(i).is_some_and(|&p| matches!(types.get(p), Some(Type::Metadata)));
-            match is_metadata.then(|| md.get(u64::from(arg))) {
-                Some(Some(operand)) => self.metadata_as_value(m, types, md, Some(body), operand),
-                Some(None) => {}
-                None => self.value(m, types, Some(body), arg),
+        if !self.has_metadata_params(types, call.function_type, params) {
+            for &arg in &call.args {
+                self.value(m, types, Some(body), arg);
             }
+        } else {
+            self.mixed_arguments(m, types, md, body, &call.args, params);
         }
         for (_, inputs) in &call.bundles {
             for input in inputs {
@@ -212,6 +222,37 @@ impl TypeOrder {
             }
         }
         self.value(m, types, Some(body), call.callee);
+    }
+
+    /// Whether function type `ty` (of parameters `params`) has a metadata parameter,
+    /// worked out once per type: without one, every argument of a call is a value.
+    fn has_metadata_params(&mut self, types: &Types, ty: TypeRef, params: &[TypeRef]) -> bool {
+        if self.metadata_params.len() <= ty as usize {
+            self.metadata_params.resize(types.len().max(ty as usize + 1), None);
+        }
+        let Some(known) = self.metadata_params.get_mut(ty as usize) else { return true };
+        *known.get_or_insert_with(|| params.iter().any(|&p| matches!(types.get(p), Some(Type::Metadata))))
+    }
+
+    /// A call's arguments when some parameters are metadata: those arguments are metadata
+    /// ids, walked as metadata.
+    fn mixed_arguments(
+        &mut self,
+        m: &Module<'_>,
+        types: &Types,
+        md: &Metadata<'_>,
+        body: &FunctionBody<'_>,
+        args: &[ValueRef],
+        params: &[TypeRef],
+    ) {
+        for (i, &arg) in args.iter().enumerate() {
+            let is_metadata = params.get(i).is_some_and(|&p| matches!(types.get(p), Some(Type::Metadata)));
+            match is_metadata.then(|| md.get(u64::from(arg))) {
+                Some(Some(operand)) => self.metadata_as_value(m, types, md, Some(body), operand),
+                Some(None) => {}
+                None => self.value(m, types, Some(body), arg),
+            }
+        }
     }
 
     /// TypeFinder::incorporateValue of a MetadataAsValue: a node's graph, a wrapped value,
@@ -289,7 +330,15 @@ impl TypeOrder {
     }
 
     /// TypeFinder::incorporateAttributes: the types of type attributes (`byval(%T)`...).
+    /// A list walked before is passed over: its types were met then (a module's calls
+    /// name a few hundred lists tens of thousands of times).
     fn attributes(&mut self, m: &Module<'_>, types: &Types, list: Option<u32>) {
+        let Some(id) = list else { return };
+        match self.walked_lists.get_mut(id as usize) {
+            Some(true) => return,
+            Some(walked) => *walked = true,
+            None => {}
+        }
         let Some(list) = m.attributes.list(list) else { return };
         for (_, set) in &list.sets {
             for a in set.iter() {
@@ -316,6 +365,8 @@ impl TypeOrder {
     }
 
     /// The constant `id` and, depth first, every constant under it not walked before.
+    /// Kept out of line: [`TypeOrder::value`], inlined at every operand, is then a flag test.
+    #[inline(never)]
     fn walk_value(&mut self, m: &Module<'_>, types: &Types, body: Option<&FunctionBody<'_>>, id: ValueRef) {
         self.work.clear();
         self.work.push(id);
