@@ -645,7 +645,7 @@ impl<'m, 'a> Printer<'m, 'a> {
                 out.push_str(", ");
             }
             let param_ty = params.get(i).copied();
-            let is_md = param_ty.is_some_and(|t| matches!(types.get(t), Some(Type::Metadata)));
+            let is_md = param_ty.is_some_and(|t| types.is_metadata(t));
             if is_md {
                 out.push_str("metadata");
             } else {

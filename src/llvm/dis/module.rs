@@ -515,15 +515,9 @@ fn struct_order(m: &Module<'_>) -> Result<Vec<TypeRef>> {
             order.function(m, &types, &md, next, None);
             next += 1;
         }
-        md.begin_function();
-        for (id, name) in &read.body.kinds {
-            md.add_kind(*id, name);
-        }
-        for r in std::mem::take(&mut read.body.metadata) {
-            if let Err(e) = md.add_function_record(r) {
-                failed = Some(crate::llvm::module::invalid_error(e));
-                return false;
-            }
+        if let Err(e) = md.begin_body(std::mem::take(&mut read.body.metadata)) {
+            failed = Some(crate::llvm::module::invalid_error(e));
+            return false;
         }
         order.function(m, &types, &md, index, Some(&read.body));
         md.end_function();
@@ -1037,15 +1031,9 @@ impl<'m, 'a> Printer<'m, 'a> {
         let fid = value_of(m, ValueKind::Function(index as u32));
         let shared: Option<Arc<FunctionBody<'a>>> = match read {
             Some(mut read) => {
-                self.md.begin_function();
-                for (id, name) in &read.body.kinds {
-                    self.md.add_kind(*id, name);
-                }
-                self.name_kinds(read.body.kinds.iter().map(|(id, _)| *id));
                 // Taken: what a record holds becomes the arena's.
-                for r in std::mem::take(&mut read.body.metadata) {
-                    self.md.add_function_record(r).map_err(crate::llvm::module::invalid_error)?;
-                }
+                let records = std::mem::take(&mut read.body.metadata);
+                self.md.begin_body(records).map_err(crate::llvm::module::invalid_error)?;
                 self.ordinal = Some(read.ordinal);
                 Some(Arc::new(read.body))
             }
@@ -1327,7 +1315,7 @@ impl<'m, 'a> Printer<'m, 'a> {
                 if self.m.global_name(call.callee).is_some_and(|n| n.starts_with(b"llvm.")) {
                     if let Some((_, params, _)) = self.types.function(call.function_type) {
                         for (arg, p) in call.args.iter().zip(params) {
-                            if matches!(self.types.get(*p), Some(crate::llvm::module::Type::Metadata)) {
+                            if self.types.is_metadata(*p) {
                                 if let Some(n) = self.md.get(u64::from(*arg)) {
                                     self.md_slots.number(&self.md, n);
                                 }

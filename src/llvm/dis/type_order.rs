@@ -9,7 +9,7 @@ use super::module::{for_each_constant_operand, for_each_operand};
 use super::types::TypeFinder;
 use crate::llvm::module::metadata::{DiNode, Md};
 use crate::llvm::module::{
-    Attribute, BundleInput, Call, Constant, FunctionBody, Module, Op, Type, TypeRef, Types, Value, ValueKind,
+    Attribute, BundleInput, Call, Constant, FunctionBody, Module, Op, TypeRef, Types, Value, ValueKind,
     ValueRef,
 };
 
@@ -152,15 +152,9 @@ impl TypeOrder {
             // Types hiding in the attachments (`!dbg` is the debug location, not one of
             // them), in kind order. The nodes are mostly walked already, and then passed
             // over without being gathered and sorted.
-            let unwalked =
-                |&(_, n): &(u32, u32)| md.get(u64::from(n)).is_some_and(|node| !self.node_walked(node));
-            if inst.attachments.iter().any(unwalked) {
-                let mut attached: SmallVec<[(u32, MdRef); 4]> = inst
-                    .attachments
-                    .iter()
-                    .filter_map(|&(k, n)| Some((k, md.get(u64::from(n))?)))
-                    .filter(|&(_, node)| !self.node_walked(node))
-                    .collect();
+            if inst.attachments.iter().any(|&(_, n)| self.unwalked(md, n).is_some()) {
+                let mut attached: SmallVec<[(u32, MdRef); 4]> =
+                    inst.attachments.iter().filter_map(|&(k, n)| Some((k, self.unwalked(md, n)?))).collect();
                 attached.sort_by_key(|&(k, _)| k);
                 for (_, node) in attached {
                     self.node(m, types, md, Some(body), node);
@@ -202,12 +196,15 @@ impl TypeOrder {
         call: &Call,
     ) {
         let params = types.function(call.function_type).map_or(&[][..], |(_, params, _)| params);
-        if !self.has_metadata_params(types, call.function_type, params) {
-            for &arg in &call.args {
-                self.value(m, types, Some(body), arg);
+        // The per-argument test only for a function type with a metadata parameter.
+        let any_metadata = self.has_metadata_params(types, call.function_type, params);
+        for (i, &arg) in call.args.iter().enumerate() {
+            let is_metadata = any_metadata && params.get(i).is_some_and(|&p| types.is_metadata(p));
+            match is_metadata.then(|| md.get(u64::from(arg))) {
+                Some(Some(operand)) => self.metadata_as_value(m, types, md, Some(body), operand),
+                Some(None) => {}
+                None => self.value(m, types, Some(body), arg),
             }
-        } else {
-            self.mixed_arguments(m, types, md, body, &call.args, params);
         }
         for (_, inputs) in &call.bundles {
             for input in inputs {
@@ -231,28 +228,7 @@ impl TypeOrder {
             self.metadata_params.resize(types.len().max(ty as usize + 1), None);
         }
         let Some(known) = self.metadata_params.get_mut(ty as usize) else { return true };
-        *known.get_or_insert_with(|| params.iter().any(|&p| matches!(types.get(p), Some(Type::Metadata))))
-    }
-
-    /// A call's arguments when some parameters are metadata: those arguments are metadata
-    /// ids, walked as metadata.
-    fn mixed_arguments(
-        &mut self,
-        m: &Module<'_>,
-        types: &Types,
-        md: &Metadata<'_>,
-        body: &FunctionBody<'_>,
-        args: &[ValueRef],
-        params: &[TypeRef],
-    ) {
-        for (i, &arg) in args.iter().enumerate() {
-            let is_metadata = params.get(i).is_some_and(|&p| matches!(types.get(p), Some(Type::Metadata)));
-            match is_metadata.then(|| md.get(u64::from(arg))) {
-                Some(Some(operand)) => self.metadata_as_value(m, types, md, Some(body), operand),
-                Some(None) => {}
-                None => self.value(m, types, Some(body), arg),
-            }
-        }
+        *known.get_or_insert_with(|| params.iter().any(|&p| types.is_metadata(p)))
     }
 
     /// TypeFinder::incorporateValue of a MetadataAsValue: a node's graph, a wrapped value,
@@ -285,6 +261,11 @@ impl TypeOrder {
     /// Whether metadata node `node` has been walked (a node walked leads nowhere new).
     fn node_walked(&self, node: MdRef) -> bool {
         self.seen_nodes.get(node.index() as usize).copied().unwrap_or(false)
+    }
+
+    /// The node metadata id `id` names in `md`'s current scope, unless it has been walked.
+    fn unwalked(&self, md: &Metadata<'_>, id: u32) -> Option<MdRef> {
+        md.get(u64::from(id)).filter(|&node| !self.node_walked(node))
     }
 
     /// TypeFinder::incorporateMDNode: `node` and, depth first in operand order, every node

@@ -39,8 +39,6 @@ pub struct FunctionBody<'a> {
     pub metadata: Vec<metadata_block::Record<'a>>,
     /// USELIST_BB records: each block's wanted use order, by block index.
     pub use_lists: Vec<(u32, Vec<u64>)>,
-    /// Metadata kinds defined inside the body (old files).
-    pub kinds: Vec<(u32, Bytes<'a>)>,
 }
 
 impl<'a> FunctionBody<'a> {

@@ -314,6 +314,11 @@ impl Types {
     pub fn is_void(&self, ty: TypeRef) -> bool {
         matches!(self.get(ty), Some(Type::Void))
     }
+
+    /// Whether `ty` is `metadata` (a parameter whose arguments are metadata ids).
+    pub fn is_metadata(&self, ty: TypeRef) -> bool {
+        matches!(self.get(ty), Some(Type::Metadata))
+    }
 }
 
 /// The type ids a type refers to.

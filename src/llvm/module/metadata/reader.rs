@@ -36,6 +36,13 @@ impl<'a> Metadata<'a> {
         self.add_record(record)
     }
 
+    /// Starts the scope of a function body's metadata ([`Metadata::begin_function`]) with
+    /// the records of its METADATA_BLOCK, taken.
+    pub fn begin_body(&mut self, records: Vec<Record<'a>>) -> Result<(), String> {
+        self.begin_function();
+        records.into_iter().try_for_each(|r| self.add_function_record(r))
+    }
+
     /// An md ref field (id + 1, 0 for null) to its entry.
     fn md(&self, id: Option<u32>) -> Ref {
         id.and_then(|id| self.map_id(u64::from(id)))
