@@ -8,7 +8,7 @@ Reads (paths relative to the repository root, or --criterion / --results):
   target/bench-results/hyperfine-<group>.json    whole-process times (hyperfine --export-json)
   target/bench-results/hyperfine-rewrite-<group>.json   `bcdump --rewrite` against opt, whole process
   target/bench-results/opt-<group>.txt           which opt that was, and its LLVM version
-  target/bench-results/hyperfine-dis-<group>.json  `bcdump --dis` against llvm-dis, whole process
+  target/bench-results/hyperfine-dis-<group>.json  `bcdump --dis` (and its PGO build) against llvm-dis, whole process
   target/bench-results/llvm-dis-<group>.txt      which llvm-dis that was, and its LLVM version
   target/bench-results/rss-dis-<group>.txt, rss-llvm-dis-<group>.txt   /usr/bin/time -v of each
   target/bench-results/rss-<group>.txt           /usr/bin/time -v of `bcdump --check FILE`
@@ -42,6 +42,9 @@ TARGETS = [
     ("rss_over_file", "peak RSS of bcdump --check - file size (MiB)", "<=", 16.0),
     ("opt_vs_rewrite", "opt / bcdump --rewrite (process)", ">=", 5.0),
     ("llvm_dis_vs_dis", "llvm-dis / bcdump --dis (process)", ">=", 4.0),
+    # The same with bcdump built by bench/pgo.sh, as rustup's llvm-dis links a libLLVM built
+    # with PGO and BOLT.
+    ("llvm_dis_vs_dis_pgo", "llvm-dis / bcdump --dis, PGO build (process)", ">=", 4.0),
     ("dis_rss_vs_llvm_dis", "peak RSS of bcdump --dis / of llvm-dis", "<=", 1.0),
     ("encode_vs_check", "encode / typed_check (time per record)", "<=", 1.0),
     # Not a target: the same encoding of values decoded all beforehand, read back from memory.
@@ -61,6 +64,7 @@ PROCESSES = [
     ("bcdump --rewrite", "bcdump --rewrite FILE -o OUT"),
     ("opt", "opt FILE -o OUT"),
     ("bcdump --dis", "bcdump --dis FILE -o OUT"),
+    ("bcdump --dis (PGO)", "bcdump --dis FILE -o OUT, PGO build"),
     ("llvm-dis", "llvm-dis FILE -o OUT"),
 ]
 
@@ -216,6 +220,7 @@ def report_file(entry, criterion_dir, results_dir, paired, out):
         "rss_over_file": (rss - size) / MIB if rss is not None else None,
         "opt_vs_rewrite": ratio(procs.get("opt"), procs.get("bcdump --rewrite")),
         "llvm_dis_vs_dis": ratio(procs.get("llvm-dis"), procs.get("bcdump --dis")),
+        "llvm_dis_vs_dis_pgo": ratio(procs.get("llvm-dis"), procs.get("bcdump --dis (PGO)")),
         "dis_rss_vs_llvm_dis": ratio(peak_rss_bytes(results_dir, group, "rss-dis"),
                                      peak_rss_bytes(results_dir, group, "rss-llvm-dis")),
         # Per record: encode encodes the records outside BLOCKINFO, the check checks all.

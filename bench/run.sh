@@ -9,13 +9,16 @@
 #   bench/run.sh --files A:B     these files instead (BENCH_FILES=A:B works too)
 #   bench/run.sh --no-macro      skip the macro figures (expansion report, facade build time)
 #   bench/run.sh --macro         do them even with --quick
+#   bench/run.sh --no-pgo        skip the PGO build (bench/pgo.sh) and its --dis timing
+#   bench/run.sh --pgo           do them even with --quick
 #
 # The round trip is timed against LLVM's own: `bcdump --rewrite FILE -o OUT` beside
 # `opt-N FILE -o OUT`, N the LLVM version that wrote FILE (its IDENTIFICATION block), opt-N
 # found on PATH or as rustup's llvm-tools opt (`rustup component add llvm-tools`), by its
 # --version. A file whose version has no opt here is said and skipped. The disassembler
 # likewise: `bcdump --dis FILE -o OUT` beside `llvm-dis-N FILE -o OUT`, with the peak RSS
-# of each.
+# of each, and beside them the same bcdump built with profile-guided optimisation
+# (bench/pgo.sh, trained on corpus files other than these), as rustup's llvm-dis is.
 #
 # Results go to target/bench-results/ (hyperfine JSON, time -v output, macro.txt, report.md)
 # and target/criterion/ (criterion's estimates, speed-records.json, speed-paired.json: the
@@ -26,6 +29,7 @@ root="$PWD"
 
 quick=0
 macro=""
+pgo=""
 files="${BENCH_FILES:-}"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -34,12 +38,15 @@ while [ $# -gt 0 ]; do
     --no-macro) macro=0 ;;
     --files) files="$2"; shift ;;
     --files=*) files="${1#--files=}" ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    --pgo) pgo=1 ;;
+    --no-pgo) pgo=0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 [ -n "$macro" ] || macro=$((1 - quick))
+[ -n "$pgo" ] || pgo=$((1 - quick))
 
 target="${CARGO_TARGET_DIR:-$root/target}"
 results="$target/bench-results"
@@ -111,6 +118,12 @@ tool_for() {
 # --- whole processes ------------------------------------------------------------------
 echo "run.sh: cargo build --release -p bcdump" >&2
 cargo build --release -p bcdump
+bcdump_pgo=""
+if [ "$pgo" = 1 ]; then
+  echo "run.sh: bench/pgo.sh (bcdump with profile-guided optimisation)" >&2
+  bcdump_pgo="$(BENCH_FILES="$files" bench/pgo.sh)" \
+    || { echo "run.sh: warning: bench/pgo.sh failed: no PGO figures" >&2; bcdump_pgo=""; }
+fi
 
 if [ "$quick" = 1 ]; then hf_runs=(--warmup 1 --runs 3); else hf_runs=(--warmup 3 --runs 15); fi
 for f in "${list[@]}"; do
@@ -143,8 +156,11 @@ for f in "${list[@]}"; do
   else
     echo "$dis: LLVM $("$dis" --version | sed -n 's/^.*LLVM version //p' | head -n1)" >"$results/llvm-dis-$g.txt"
     echo "run.sh: hyperfine, $g: bcdump --dis against $dis" >&2
+    pgo_dis=()
+    [ -z "$bcdump_pgo" ] || pgo_dis=(-n "bcdump --dis (PGO)" "$bcdump_pgo --dis $f -o $out/bcdump-pgo.ll")
     "$HYPERFINE" -N "${hf_runs[@]}" --style basic --export-json "$results/hyperfine-dis-$g.json" \
       -n "bcdump --dis" "$bcdump --dis $f -o $out/bcdump.ll" \
+      "${pgo_dis[@]}" \
       -n "llvm-dis" "$dis $f -o $out/llvm-dis.ll" \
       || echo "run.sh: warning: hyperfine failed on the disassembly of $f" >&2
     /usr/bin/time -v "$bcdump" --dis "$f" -o "$out/bcdump.ll" 2>"$results/rss-dis-$g.txt" \
@@ -152,6 +168,10 @@ for f in "${list[@]}"; do
     /usr/bin/time -v "$dis" "$f" -o "$out/llvm-dis.ll" 2>"$results/rss-llvm-dis-$g.txt" || true
     cmp -s <(grep -v '^; ModuleID' "$out/bcdump.ll") <(grep -v '^; ModuleID' "$out/llvm-dis.ll") \
       || echo "run.sh: warning: bcdump --dis of $f differs from llvm-dis's" >&2
+    if [ -n "$bcdump_pgo" ]; then
+      cmp -s "$out/bcdump.ll" "$out/bcdump-pgo.ll" \
+        || echo "run.sh: warning: the PGO build's --dis of $f differs from the release build's" >&2
+    fi
   fi
 
   # The round trip against opt of the LLVM version that wrote the file, in one invocation.
