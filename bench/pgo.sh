@@ -11,7 +11,7 @@
 #
 # The training set is every bitstream file of ../shared/corpus and ../shared/corpus-old
 # except the benchmark files bench/run.sh times (BENCH_FILES's names, or its default
-# list): the binary is not tuned to the files it is measured on. The figures beside
+# inputs, bench/inputs.sh): the binary is not tuned to the files it is measured on. The figures beside
 # LLVM's tools are about like for like: rustup's llvm-dis, the LLVM 22 one of the
 # benchmarks, links a libLLVM built by Rust's CI with PGO and BOLT.
 #
@@ -20,6 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
+. bench/inputs.sh
 target="${CARGO_TARGET_DIR:-$root/target}"
 out="$target/pgo"
 profiles="$out/profiles"
@@ -32,8 +33,7 @@ if [ ! -x "$profdata" ]; then
 fi
 
 # The files bench/run.sh measures, by name: left out of the training.
-benchmarks="${BENCH_FILES:-}"
-[ -n "$benchmarks" ] || benchmarks="sqlite3_O2_g.bc:syn_release_g.bc:clang16__sqlite3__O0_g.bc:clang14__sqlite3__O2.bc:rustc195__cargo_regex_automata_release_O3.bc"
+benchmarks="${BENCH_FILES:-$(default_bench_inputs)}"
 excluded=" "
 IFS=: read -r -a names <<<"$benchmarks"
 for name in "${names[@]}"; do excluded+="$(basename "$name") "; done
@@ -54,6 +54,8 @@ fi
 echo "pgo.sh: instrumented build" >&2
 RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-generate=$profiles" \
   cargo build -q --release -p bcdump --target-dir "$target/pgo-generate"
+# Only the training's profiles: none of an earlier run, nor any the build itself left
+# (build scripts and proc macros get RUSTFLAGS too).
 rm -rf "$profiles"
 mkdir -p "$profiles"
 

@@ -26,6 +26,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
+. bench/inputs.sh
 
 quick=0
 macro=""
@@ -60,11 +61,7 @@ if [ -z "$files" ]; then
   if [ ! -f target/bench-inputs/sqlite3_O2_g.bc ] || [ ! -f target/bench-inputs/syn_release_g.bc ]; then
     bench/make-inputs.sh >&2
   fi
-  list=()
-  for f in target/bench-inputs/*.bc; do [ -f "$f" ] && list+=("$root/$f"); done
-  for f in clang16__sqlite3__O0_g.bc clang14__sqlite3__O2.bc rustc195__cargo_regex_automata_release_O3.bc; do
-    [ -f "../shared/corpus/$f" ] && list+=("$(cd ../shared/corpus && pwd)/$f")
-  done
+  IFS=: read -r -a list <<<"$(default_bench_inputs)"
   if [ "$quick" = 1 ]; then list=("${list[0]}"); fi
   files="$(IFS=:; echo "${list[*]}")"
 fi
