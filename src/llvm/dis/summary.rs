@@ -4,7 +4,8 @@
 //!
 //! Slots follow LLVM's SlotTracker for an index: the module path is `^0`, GUIDs count
 //! from 1 in GUID order, then each compatible-vtable type id (in name order) takes the
-//! next slot, replacing the slot of a global value with the same GUID.
+//! next slot; before LLVM 18 that slot replaced the slot of a global value with the same
+//! GUID.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -163,8 +164,15 @@ pub(super) fn print(text: &mut Waiting, m: &Module<'_>, module_id: &str, major: 
             _ => {}
         }
     }
+    // Before LLVM 18 a type id's slot went into the GUIDs' map, replacing that of a global
+    // value with the same GUID (a class's type info name, `_ZTS...`, is both); since then
+    // (llvm-project#73997) type ids number apart, and the global value keeps its slot.
+    let mut type_id_slots = Vec::with_capacity(type_ids.len());
     for name in type_ids.keys() {
-        index.slots.insert(guid(name), next);
+        if major < 18 {
+            index.slots.insert(guid(name), next);
+        }
+        type_id_slots.push(next);
         next += 1;
     }
 
@@ -209,9 +217,9 @@ pub(super) fn print(text: &mut Waiting, m: &Module<'_>, module_id: &str, major: 
         out.push('\n');
     }
     let out = text.text();
-    for (name, vtables) in &type_ids {
+    for ((name, vtables), slot) in type_ids.iter().zip(type_id_slots) {
         let g = guid(name);
-        let _ = write!(out, "^{} = typeidCompatibleVTable: (name: \"", index.slot_of_guid(g));
+        let _ = write!(out, "^{slot} = typeidCompatibleVTable: (name: \"");
         out.push_str(&String::from_utf8_lossy(name));
         out.push_str("\", summary: (");
         for (i, v) in vtables.iter().enumerate() {
