@@ -384,6 +384,45 @@ const COMPILED: &[(&str, &[&str])] = &[
     ("typed_catch.cpp", &["-O2", "-emit-llvm"]),
 ];
 
+/// tests/data/dis/rejected/msan_float_atomic.c, compiled by clang 13 and 14 with
+/// MemorySanitizer: a store whose type is not its typed pointer's element type. The
+/// llvm-dis of the same version rejects the module, and so does the printer, naming the
+/// function, the bit and the block path.
+pub fn modules_llvm_dis_rejects_are_rejected() {
+    let scratch_dir = tempfile::tempdir().unwrap();
+    let scratch = scratch_dir.path();
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dis/rejected/msan_float_atomic.c");
+    for major in [13, 14] {
+        let Some(dis) = llvm_dis(major) else {
+            missing(TEST, &format!("llvm-dis-{major}"));
+            continue;
+        };
+        let Some(clang) = require_tool(TEST, &format!("clang-{major}")) else { continue };
+        let bc = scratch.join(format!("rejected-{major}.bc"));
+        run(Command::new(clang)
+            .args(["-O1", "-fsanitize=memory", "-c", "-emit-llvm"])
+            .arg(&source)
+            .arg("-o")
+            .arg(&bc))
+        .unwrap_or_else(|e| panic!("clang-{major}: {e}"));
+        let refused = reference(&dis, &bc, scratch).expect_err("llvm-dis reads the module");
+        assert!(refused.contains("Explicit load/store type does not match pointee type"), "{refused}");
+        let bytes = std::fs::read(&bc).unwrap();
+        let input = bitcode_schema::Input::parse(&bytes).unwrap();
+        let options = DisOptions { llvm_major: None, module_id: bc.display().to_string() };
+        for stream in input.streams().unwrap() {
+            let err = disassemble(&stream, &options).expect_err("the printer prints the module");
+            let message = err.to_string();
+            assert!(
+                message.contains("function add: a store of type")
+                    && message.contains("element type of a typed pointer")
+                    && message.contains("block path 8/12"),
+                "LLVM {major}: {message}"
+            );
+        }
+    }
+}
+
 /// The sources of tests/data/dis/compiled, compiled by clang 13, 14, 15, 16 and 19 with
 /// the flags of [`COMPILED`], print as the same version's llvm-dis prints them.
 pub fn compiled_modules_print_as_llvm_dis() {

@@ -760,6 +760,7 @@ impl<'a> BodyReader<'_, 'a> {
             F::InstLoad(l) => {
                 let ty = l.r#type.ok_or("a load in an old form")?.0;
                 self.check_type(ty)?;
+                self.check_access("load", ty, l.ptr)?;
                 let op = Op::Load {
                     ptr: l.ptr.id.0,
                     align: align(l.align),
@@ -771,6 +772,7 @@ impl<'a> BodyReader<'_, 'a> {
             F::InstLoadatomic(l) => {
                 let ty = l.r#type.ok_or("a load in an old form")?.0;
                 self.check_type(ty)?;
+                self.check_access("load", ty, l.ptr)?;
                 let atomic = Some(Atomic {
                     ordering: l.ordering.ok_or("a load in an old form")?,
                     scope: l.syncscope.unwrap_or(1),
@@ -784,6 +786,8 @@ impl<'a> BodyReader<'_, 'a> {
                 self.push(ty, op)?;
             }
             F::InstStore(s) => {
+                let stored = self.type_of(s.value)?;
+                self.check_access("store", stored, s.ptr)?;
                 let void = self.void();
                 let op = Op::Store {
                     ptr: s.ptr.id.0,
@@ -795,6 +799,8 @@ impl<'a> BodyReader<'_, 'a> {
                 self.push(void, op)?;
             }
             F::InstStoreatomic(s) => {
+                let stored = self.type_of(s.value)?;
+                self.check_access("store", stored, s.ptr)?;
                 let void = self.void();
                 let atomic = Some(Atomic { ordering: s.ordering, scope: s.syncscope });
                 let op = Op::Store {
@@ -1032,6 +1038,35 @@ impl<'a> BodyReader<'_, 'a> {
         let inst = self.body.instructions.last_mut().ok_or("a debug record before any instruction")?;
         inst.debug_records.push(DebugRecord { code, operands: operands.into(), value });
         Ok(())
+    }
+
+    /// LLVM's reader's check of a load or store (`typeCheckLoadStoreInst`): through a
+    /// pointer, of a type that can be loaded and stored, and through a typed pointer only
+    /// of its element type (a module LLVM 14's MemorySanitizer wrote breaks that, and
+    /// llvm-dis 14 rejects it).
+    fn check_access(&self, what: &str, ty: TypeRef, ptr: Operand) -> Res<()> {
+        let ptr_ty = self.type_of(ptr)?;
+        let Some(Type::Pointer { pointee, .. }) = self.types.get(ptr_ty) else {
+            return Err(format!("a {what} through a value that is not a pointer (type {ptr_ty})"));
+        };
+        if let Some(pointee) = *pointee {
+            if !self.types.same(pointee, ty) {
+                return Err(format!(
+                    "a {what} of type {ty} through a pointer to type {pointee}: the type of a load or store must be the element type of a typed pointer"
+                ));
+            }
+        }
+        match self.types.get(ty) {
+            Some(
+                Type::Void
+                | Type::Label
+                | Type::Metadata
+                | Type::Token
+                | Type::X86Amx
+                | Type::Function { .. },
+            ) => Err(format!("a {what} of type {ty}, which cannot be loaded or stored")),
+            _ => Ok(()),
+        }
     }
 
     fn check_type(&self, ty: TypeRef) -> Res<()> {

@@ -149,6 +149,55 @@ impl Types {
         self.list.get(id as usize)
     }
 
+    /// Whether `a` and `b` are one type, as LLVM's uniqued types are: the same id, or
+    /// structural types of the same shape (a malformed table may list one twice). An
+    /// identified struct or a target type is only itself.
+    pub fn same(&self, a: TypeRef, b: TypeRef) -> bool {
+        self.same_within(a, b, 32)
+    }
+
+    /// [`same`](Self::same), looking at most `depth` levels down (a table's forward
+    /// references can make a malformed type contain itself).
+    fn same_within(&self, a: TypeRef, b: TypeRef, depth: u32) -> bool {
+        if a == b {
+            return true;
+        }
+        let (Some(x), Some(y), Some(depth)) = (self.get(a), self.get(b), depth.checked_sub(1)) else {
+            return false;
+        };
+        let same = |p: &TypeRef, q: &TypeRef| self.same_within(*p, *q, depth);
+        let all_same = |ps: &[TypeRef], qs: &[TypeRef]| {
+            ps.len() == qs.len() && ps.iter().zip(qs).all(|(p, q)| same(p, q))
+        };
+        match (x, y) {
+            (
+                Type::Pointer { pointee: p, address_space: s },
+                Type::Pointer { pointee: q, address_space: t },
+            ) => {
+                s == t
+                    && match (p, q) {
+                        (Some(p), Some(q)) => same(p, q),
+                        (p, q) => p == q,
+                    }
+            }
+            (
+                Type::Function { vararg: v, ret: r, params: ps },
+                Type::Function { vararg: w, ret: s, params: qs },
+            ) => v == w && same(r, s) && all_same(ps, qs),
+            (
+                Type::Struct { identified: None, packed: p, elements: Some(es) },
+                Type::Struct { identified: None, packed: q, elements: Some(fs) },
+            ) => p == q && all_same(es, fs),
+            (Type::Array { len: l, element: e }, Type::Array { len: m, element: f }) => l == m && same(e, f),
+            (
+                Type::Vector { len: l, element: e, scalable: s },
+                Type::Vector { len: m, element: f, scalable: t },
+            ) => l == m && s == t && same(e, f),
+            (Type::Struct { .. } | Type::Target { .. }, _) => false,
+            (x, y) => x == y,
+        }
+    }
+
     /// How many types.
     pub fn len(&self) -> usize {
         self.list.len()
