@@ -368,8 +368,9 @@ const COMPILING_CLANGS: &[u32] = &[13, 14, 15, 16, 19];
 /// info name is both a global value and a vtable type id of the summary: one slot before
 /// LLVM 18, two since), full LTO with control-flow
 /// integrity (type tests, the index flags), ThinLTO with stack tagging (parameter
-/// accesses), and optimized C++ with a typed catch (an intrinsic declaration the optimizer
-/// gave attributes that LLVM's reader replaces).
+/// accesses), optimized C++ with a typed catch (an intrinsic declaration the optimizer
+/// gave attributes that LLVM's reader replaces), and AddressSanitizer (constant
+/// expressions LLVM's reader folds).
 const COMPILED: &[(&str, &[&str])] = &[
     ("virtual_calls.cpp", &["-O2", "-flto=thin", "-fwhole-program-vtables", "-fvisibility=hidden"]),
     ("virtual_calls.cpp", &["-O2", "-flto=thin"]),
@@ -382,6 +383,7 @@ const COMPILED: &[(&str, &[&str])] = &[
         &["-O2", "-flto=thin", "--target=aarch64-linux-gnu", "-march=armv8.5-a+memtag", "-fsanitize=memtag"],
     ),
     ("typed_catch.cpp", &["-O2", "-emit-llvm"]),
+    ("asan_global.cpp", &["-O1", "-fsanitize=address", "-emit-llvm"]),
 ];
 
 /// tests/data/dis/rejected/msan_float_atomic.c, compiled by clang 13 and 14 with

@@ -6,6 +6,7 @@ use bitcode_schema_runtime::{Error, ErrorKind, Result};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::constants::{Constant, ValueRef};
+use super::fold::Folder;
 use super::function::{BasicBlock, FunctionBody};
 use super::instructions::{
     Atomic, AttachmentList, BundleInput, Call, DebugLoc, DebugRecord, Instruction, Op, ValueList,
@@ -403,6 +404,8 @@ impl<'a> BodyReader<'_, 'a> {
             }
             A::ConstantsBlock(r) => {
                 let c = read_constant(self.types, r, self.constant_type)?;
+                let value = |id: u32| self.value(id);
+                let c = Folder { m: self.m, types: self.types, value: &value }.fold(c, self.constant_type);
                 self.body.values.push(Value { ty: self.constant_type, kind: ValueKind::Constant(c) });
                 Ok(())
             }

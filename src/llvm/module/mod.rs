@@ -7,6 +7,7 @@
 pub mod attributes;
 mod body;
 pub mod constants;
+mod fold;
 pub mod function;
 pub mod globals;
 pub mod instructions;

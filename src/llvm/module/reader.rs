@@ -10,6 +10,7 @@ use bitcode_schema_runtime::{Bitstream, Result};
 
 use super::attributes::{Attribute, AttributeList};
 use super::body::{invalid, read_constant};
+use super::fold::Folder;
 use super::globals::{Comdat, Function, GlobalCommon, GlobalVar, Indirect};
 use super::types::Type;
 use super::values::{Value, ValueKind};
@@ -208,6 +209,9 @@ impl<'a> State<'a> {
                 }
                 let ty = self.constant_type;
                 let c = read_constant(&m.types, r, ty)?;
+                let module: &Module<'a> = m;
+                let value = |id: u32| module.values.get(id as usize);
+                let c = Folder { m: module, types: &module.types, value: &value }.fold(c, ty);
                 m.values.push(Value { ty, kind: ValueKind::Constant(c) });
                 Ok(())
             }
