@@ -36,13 +36,13 @@ fn sources() -> PathBuf {
 }
 
 /// A compiler: how to run its C and C++ drivers, and what it is.
-struct Producer {
+pub(crate) struct Producer {
     /// A short name for file names and messages, e.g. `clang19` or `zig-clang22`.
     tag: String,
     /// What `--version` says, e.g. `clang 19.1.7` or `zig 0.17.1 (clang 22.1.8)`.
     label: String,
     /// The C driver: a program and its first arguments (`zig cc`).
-    cc: Vec<OsString>,
+    pub(crate) cc: Vec<OsString>,
     /// The C++ driver.
     cxx: Vec<OsString>,
     /// The plain clang driver, for modules (`zig cc` does not pass module flags through).
@@ -56,7 +56,7 @@ struct Producer {
 
 impl Producer {
     /// A command running `driver` (one of `cc`, `cxx`, `clang`) with this producer's env.
-    fn command(&self, driver: &[OsString]) -> Command {
+    pub(crate) fn command(&self, driver: &[OsString]) -> Command {
         let mut cmd = Command::new(&driver[0]);
         cmd.args(&driver[1..]).envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd
@@ -109,7 +109,7 @@ fn zig_candidates() -> Vec<Vec<OsString>> {
 
 /// zig with clang 22, or `None` after reporting it missing (a failure in CI). zig's caches
 /// go to `scratch`.
-fn zig_clang(scratch: &Path) -> Option<Producer> {
+pub(crate) fn zig_clang(scratch: &Path) -> Option<Producer> {
     let cache = scratch.join("zig-cache");
     let env = vec![
         (OsString::from("ZIG_GLOBAL_CACHE_DIR"), cache.clone().into_os_string()),

@@ -386,6 +386,32 @@ const COMPILED: &[(&str, &[&str])] = &[
     ("asan_global.cpp", &["-O1", "-fsanitize=address", "-emit-llvm"]),
 ];
 
+/// tests/data/dis/compiled/key_instructions.c, compiled by clang 22 (zig cc) with -O2 -g,
+/// prints as LLVM 22's llvm-dis prints it: its debug locations carry Key Instructions'
+/// atom groups and ranks.
+pub fn clang22_modules_print_as_llvm_dis_22() {
+    let scratch_dir = tempfile::tempdir().unwrap();
+    let scratch = scratch_dir.path();
+    let Some(dis) = llvm_dis(22) else {
+        missing(TEST, "llvm-dis of LLVM 22 (rustup component add llvm-tools)");
+        return;
+    };
+    let Some(zig) = crate::clang_ast_files::zig_clang(scratch) else { return };
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dis/compiled/key_instructions.c");
+    let bc = scratch.join("key_instructions.bc");
+    run(zig.command(&zig.cc).args(["-O2", "-g", "-c", "-emit-llvm"]).arg(&source).arg("-o").arg(&bc))
+        .unwrap_or_else(|e| panic!("zig cc: {e}"));
+    let text = std::fs::read_to_string({
+        let out = scratch.join("reference.ll");
+        run(Command::new(&dis).arg(&bc).arg("-o").arg(&out)).unwrap();
+        out
+    })
+    .unwrap();
+    assert!(text.contains("atomGroup: "), "clang 22 wrote no Key Instructions atoms");
+    let outcome = compare(&bc, "zig-clang22", 22, &dis, scratch);
+    assert_eq!(outcome.equal, outcome.modules, "{TEST}: {}", outcome.problems.join("; "));
+}
+
 /// tests/data/dis/rejected/msan_float_atomic.c, compiled by clang 13 and 14 with
 /// MemorySanitizer: a store whose type is not its typed pointer's element type. The
 /// llvm-dis of the same version rejects the module, and so does the printer, naming the

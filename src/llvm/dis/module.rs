@@ -21,6 +21,7 @@ use super::type_order::{StructOrder, TypeOrder};
 use super::types::TypePrinter;
 use super::DisError;
 use crate::llvm::ir::{self, CallingConv, DllStorage, Linkage, ThreadLocal, UnnamedAddr, Visibility};
+use crate::llvm::module::metadata::Location;
 use crate::llvm::module::{
     AttributeSet, Constant, FunctionBody, GlobalCommon, Module, Op, Type, TypeRef, Types, Value, ValueKind,
     ValueRef,
@@ -1296,7 +1297,15 @@ impl<'m, 'a> Printer<'m, 'a> {
                     let node = loc.scope.and_then(|scope| {
                         let scope = self.md.get(u64::from(scope))?;
                         let inlined_at = loc.inlined_at.and_then(|i| self.md.get(u64::from(i)));
-                        Some(self.md.debug_loc(loc.line, loc.column, scope, inlined_at, loc.implicit))
+                        Some(self.md.debug_loc(Location {
+                            line: loc.line,
+                            column: loc.column,
+                            scope: Some(scope),
+                            inlined_at,
+                            implicit_code: loc.implicit,
+                            atom_group: loc.atom_group,
+                            atom_rank: loc.atom_rank,
+                        }))
                     });
                     last = Some((loc, node));
                     node

@@ -977,12 +977,16 @@ impl<'a> BodyReader<'_, 'a> {
                 self.bundles.push((b.tag, inputs));
             }
             F::DebugLoc(d) => {
+                // LLVM's reader takes the atom only from a record with both its fields.
+                let (atom_group, atom_rank) = d.atom_group.zip(d.atom_rank).unwrap_or((0, 0));
                 let loc = DebugLoc {
                     line: d.line,
                     column: d.column,
                     scope: d.scope,
                     inlined_at: d.inlined_at,
                     implicit: d.is_implicit_code,
+                    atom_group,
+                    atom_rank,
                 };
                 let inst =
                     self.body.instructions.last_mut().ok_or("a debug location before any instruction")?;

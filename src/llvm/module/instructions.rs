@@ -364,6 +364,10 @@ pub struct DebugLoc {
     pub inlined_at: Option<u32>,
     /// isImplicitCode.
     pub implicit: bool,
+    /// Key Instructions atom group (LLVM 21 and later; 0 for none).
+    pub atom_group: u64,
+    /// Key Instructions rank within the atom (0 for none).
+    pub atom_rank: u8,
 }
 
 /// A debug record (LLVM 19+) before an instruction: its record code and metadata ids (a

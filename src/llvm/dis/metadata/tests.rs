@@ -9,7 +9,7 @@ use std::path::Path;
 use bitcode_schema_runtime::Bitstream;
 
 use crate::llvm::ir;
-use crate::llvm::module::metadata::{MdRef, Metadata};
+use crate::llvm::module::metadata::{Location, MdRef, Metadata};
 use crate::llvm::{module_values, Walker, WalkerEvent};
 
 use super::{MdPrinter, MdSlots, ValueWriter};
@@ -243,7 +243,19 @@ fn metadata_lines(bytes: &[u8], major: u32) -> Result<String, String> {
                             let implicit = ops.get(4).copied().unwrap_or(0) != 0;
                             let Some(scope) = scope.checked_sub(1).and_then(|s| md.get(s)) else { continue };
                             let ia = ia.checked_sub(1).and_then(|s| md.get(s));
-                            let loc = md.debug_loc(line as u32, col as u32, scope, ia, implicit);
+                            let (atom_group, atom_rank) = match (ops.get(5), ops.get(6)) {
+                                (Some(&group), Some(&rank)) => (group, rank as u8),
+                                _ => (0, 0),
+                            };
+                            let loc = md.debug_loc(Location {
+                                line: line as u32,
+                                column: col as u32,
+                                scope: Some(scope),
+                                inlined_at: ia,
+                                implicit_code: implicit,
+                                atom_group,
+                                atom_rank,
+                            });
                             last_loc = Some(loc);
                             if let Some(inst) = insts.last_mut() {
                                 inst.dbg = Some(loc);

@@ -19,25 +19,9 @@ impl Metadata<'_> {
         self.locations.entry(location).or_insert(md);
     }
 
-    /// The DILocation a DEBUG_LOC record makes: the uniqued node equal to it, made now if
-    /// none was read or made before.
-    pub fn debug_loc(
-        &mut self,
-        line: u32,
-        col: u32,
-        scope: MdRef,
-        inlined_at: Option<MdRef>,
-        implicit_code: bool,
-    ) -> MdRef {
-        let location = Location {
-            line,
-            column: col,
-            scope: Some(scope),
-            inlined_at,
-            implicit_code,
-            atom_group: 0,
-            atom_rank: 0,
-        };
+    /// The DILocation a DEBUG_LOC record makes: the uniqued node equal to `location`, made
+    /// now if none was read or made before.
+    pub fn debug_loc(&mut self, location: Location) -> MdRef {
         if let Some(&md) = self.locations.get(&location) {
             return md;
         }
