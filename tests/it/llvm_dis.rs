@@ -386,9 +386,11 @@ const COMPILED: &[(&str, &[&str])] = &[
     ("asan_global.cpp", &["-O1", "-fsanitize=address", "-emit-llvm"]),
 ];
 
-/// tests/data/dis/compiled/key_instructions.c, compiled by clang 22 (zig cc) with -O2 -g,
-/// prints as LLVM 22's llvm-dis prints it: its debug locations carry Key Instructions'
-/// atom groups and ranks.
+/// Sources compiled by clang 22 (zig cc), each printing as LLVM 22's llvm-dis prints it:
+/// tests/data/dis/compiled/key_instructions.c with -O2 -g (debug locations carry Key
+/// Instructions' atom groups and ranks), tests/data/producers/features.c with
+/// AddressSanitizer (declarations of `llvm.trap` and `llvm.assume` written with lists
+/// LLVM 22's reader replaces by the intrinsics' own).
 pub fn clang22_modules_print_as_llvm_dis_22() {
     let scratch_dir = tempfile::tempdir().unwrap();
     let scratch = scratch_dir.path();
@@ -397,19 +399,28 @@ pub fn clang22_modules_print_as_llvm_dis_22() {
         return;
     };
     let Some(zig) = crate::clang_ast_files::zig_clang(scratch) else { return };
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dis/compiled/key_instructions.c");
-    let bc = scratch.join("key_instructions.bc");
-    run(zig.command(&zig.cc).args(["-O2", "-g", "-c", "-emit-llvm"]).arg(&source).arg("-o").arg(&bc))
-        .unwrap_or_else(|e| panic!("zig cc: {e}"));
-    let text = std::fs::read_to_string({
-        let out = scratch.join("reference.ll");
-        run(Command::new(&dis).arg(&bc).arg("-o").arg(&out)).unwrap();
-        out
-    })
-    .unwrap();
-    assert!(text.contains("atomGroup: "), "clang 22 wrote no Key Instructions atoms");
-    let outcome = compare(&bc, "zig-clang22", 22, &dis, scratch);
-    assert_eq!(outcome.equal, outcome.modules, "{TEST}: {}", outcome.problems.join("; "));
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let builds: [(&str, &[&str], &str); 2] = [
+        ("dis/compiled/key_instructions.c", &["-O2", "-g"], "atomGroup: "),
+        ("producers/features.c", &["-O1", "-g", "-fsanitize=address"], "declare void @llvm.trap()"),
+    ];
+    for (i, (source, flags, sign)) in builds.iter().enumerate() {
+        let bc = scratch.join(format!("clang22-{i}.bc"));
+        run(zig
+            .command(&zig.cc)
+            .args(*flags)
+            .args(["-c", "-emit-llvm"])
+            .arg(data.join(source))
+            .arg("-o")
+            .arg(&bc))
+        .unwrap_or_else(|e| panic!("zig cc {source}: {e}"));
+        let reference = scratch.join(format!("clang22-{i}.ll"));
+        run(Command::new(&dis).arg(&bc).arg("-o").arg(&reference)).unwrap();
+        let text = std::fs::read_to_string(&reference).unwrap();
+        assert!(text.contains(sign), "{source}: llvm-dis 22 printed no `{sign}`");
+        let outcome = compare(&bc, "zig-clang22", 22, &dis, scratch);
+        assert_eq!(outcome.equal, outcome.modules, "{TEST}: {source}: {}", outcome.problems.join("; "));
+    }
 }
 
 /// tests/data/dis/rejected/msan_float_atomic.c, compiled by clang 13 and 14 with

@@ -2,6 +2,7 @@
 """Merges the per-version tables dump.cpp prints into one, front-coded.
 
     merge.py 13=llvm-13.tsv 14=llvm-14.tsv ... > names.txt
+    merge.py --existing names.txt 22=llvm-22.tsv > names.new   (adds or replaces versions)
 
 The first line is `versions 13 14 ...`. Then one line per intrinsic name (in byte order
 of the names): how many leading bytes it shares with the name before it, the rest of the
@@ -12,17 +13,43 @@ when that version has no such intrinsic. Fields are separated by single spaces.
 import sys
 
 
+def existing(path):
+    """The versions and per-version tables of a names.txt this script wrote."""
+    with open(path, encoding="utf-8") as f:
+        versions = f.readline().split()[1:]
+        tables = [{} for _ in versions]
+        previous = ""
+        for line in f:
+            shared, rest, *cells = line.rstrip("\n").split(" ")
+            name = previous.encode()[: int(shared)].decode() + rest
+            for table, cell in zip(tables, cells):
+                if cell != "-":
+                    table[name] = cell
+            previous = name
+    return versions, tables
+
+
 def main():
     versions, tables = [], []
-    for arg in sys.argv[1:]:
+    args = sys.argv[1:]
+    if args[:1] == ["--existing"]:
+        versions, tables = existing(args[1])
+        args = args[2:]
+    for arg in args:
         major, path = arg.split("=", 1)
-        versions.append(major)
         table = {}
         with open(path, encoding="utf-8") as f:
             for line in f:
                 name, kind, number = line.rstrip("\n").split("\t")
+                # An overloaded intrinsic whose list the dump could not take (dump-c-api.py).
+                if number == "-":
+                    continue
                 table[name] = number + ("o" if kind == "o" else "")
-        tables.append(table)
+        if major in versions:
+            tables[versions.index(major)] = table
+        else:
+            versions.append(major)
+            tables.append(table)
     names = sorted(set().union(*tables), key=lambda n: n.encode())
     out = ["versions " + " ".join(versions)]
     previous = b""

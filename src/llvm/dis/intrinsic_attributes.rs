@@ -5,7 +5,9 @@
 //! optimizer inferred and printed without them.
 //!
 //! The lists of LLVM 13, 14, 15, 16 and 19 are in data/intrinsic-attributes, made by
-//! tools/intrinsic-attributes/make.sh; for other versions the file's lists are kept.
+//! tools/intrinsic-attributes/make.sh; LLVM 22's, of its intrinsics that are not
+//! overloaded, by tools/intrinsic-attributes/dump-c-api.py from rustup's libLLVM (an
+//! overloaded one keeps the file's list). For other versions the file's lists are kept.
 
 use std::collections::HashMap;
 
@@ -21,6 +23,7 @@ const POOLS: &[(u32, &[u8])] = &[
     (15, include_bytes!("../../../data/intrinsic-attributes/llvm-15.bc")),
     (16, include_bytes!("../../../data/intrinsic-attributes/llvm-16.bc")),
     (19, include_bytes!("../../../data/intrinsic-attributes/llvm-19.bc")),
+    (22, include_bytes!("../../../data/intrinsic-attributes/llvm-22.bc")),
 ];
 
 /// The intrinsics' names and, per version, the number of each one's list (front-coded:
@@ -87,25 +90,50 @@ fn list_numbers(names: &[&[u8]], major: u32) -> Vec<Option<u32>> {
             candidates.insert(prefix, None);
         }
     }
-    let mut lines = NAMES.lines();
-    let column = lines
-        .next()
-        .and_then(|header| header.strip_prefix("versions "))
+    let (header, table) = NAMES.split_once('\n').unwrap_or((NAMES, ""));
+    let column = header
+        .strip_prefix("versions ")
         .and_then(|versions| versions.split(' ').position(|v| v.parse() == Ok(major)));
     let Some(column) = column else { return vec![None; names.len()] };
+    // The table's names are in byte order: the candidates, sorted, are met in turn, and the
+    // table is left once the last is passed (each line's cells are read only for those).
+    let mut wanted: Vec<&[u8]> = candidates.keys().copied().collect();
+    wanted.sort_unstable();
+    let mut next = 0;
     let mut name: Vec<u8> = Vec::new();
-    for line in lines {
-        let mut fields = line.split(' ');
-        let (Some(shared), Some(rest)) = (fields.next().and_then(|s| s.parse().ok()), fields.next()) else {
-            continue;
+    let table = table.as_bytes();
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', table).chain(std::iter::once(table.len())) {
+        let line = table.get(start..end).unwrap_or_default();
+        start = end + 1;
+        let Some(&want) = wanted.get(next) else { break };
+        // `shared rest cells...`: the name shares `shared` bytes with the one before.
+        let Some(space) = memchr::memchr(b' ', line) else { continue };
+        let (shared, rest) =
+            (line.get(..space).unwrap_or_default(), line.get(space + 1..).unwrap_or_default());
+        let (rest, cells) = match memchr::memchr(b' ', rest) {
+            Some(at) => (rest.get(..at).unwrap_or_default(), rest.get(at + 1..).unwrap_or_default()),
+            None => (rest, &[][..]),
         };
+        let shared = shared
+            .iter()
+            .fold(0usize, |n, d| n.saturating_mul(10).saturating_add(usize::from(d.wrapping_sub(b'0'))));
         if shared > name.len() {
             continue;
         }
         name.truncate(shared);
-        name.extend_from_slice(rest.as_bytes());
+        name.extend_from_slice(rest);
+        if want > name.as_slice() {
+            continue;
+        }
+        next += wanted.iter().skip(next).take_while(|w| **w < name.as_slice()).count();
+        if wanted.get(next) != Some(&name.as_slice()) {
+            continue;
+        }
+        next += 1;
         let Some(found) = candidates.get_mut(name.as_slice()) else { continue };
-        let Some(cell) = fields.nth(column) else { continue };
+        let Some(cell) = cells.split(|&b| b == b' ').nth(column) else { continue };
+        let Ok(cell) = std::str::from_utf8(cell) else { continue };
         let overloaded = cell.ends_with('o');
         *found = cell.trim_end_matches('o').parse().ok().map(|number| (number, overloaded));
     }
@@ -152,6 +180,11 @@ mod tests {
         // LLVM 19 overloads llvm.eh.typeid.for on its pointer type.
         let got = list_numbers(&names, 19);
         assert!(got[3].is_some());
+        // LLVM 22's table has the intrinsics that are not overloaded only.
         assert_eq!(list_numbers(&names, 22), vec![None; 5]);
+        let got = list_numbers(&[b"llvm.trap", b"llvm.assume", b"llvm.trap.x"], 22);
+        assert!(got[0].is_some() && got[1].is_some() && got[0] != got[1], "{got:?}");
+        assert_eq!(got[2], None);
+        assert_eq!(list_numbers(&[b"llvm.trap"], 21), vec![None]);
     }
 }
