@@ -101,6 +101,9 @@ fn list_numbers(names: &[&[u8]], major: u32) -> Vec<Option<u32>> {
     wanted.sort_unstable();
     let mut next = 0;
     let mut name: Vec<u8> = Vec::new();
+    // While the name is below the next candidate, differing first at byte `k`, a line
+    // that keeps more than `k` bytes of it is below too: read no further than its count.
+    let mut below = usize::MAX;
     let table = table.as_bytes();
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', table).chain(std::iter::once(table.len())) {
@@ -108,24 +111,30 @@ fn list_numbers(names: &[&[u8]], major: u32) -> Vec<Option<u32>> {
         start = end + 1;
         let Some(&want) = wanted.get(next) else { break };
         // `shared rest cells...`: the name shares `shared` bytes with the one before.
-        let Some(space) = memchr::memchr(b' ', line) else { continue };
-        let (shared, rest) =
-            (line.get(..space).unwrap_or_default(), line.get(space + 1..).unwrap_or_default());
+        let digits = line.iter().take_while(|b| b.is_ascii_digit()).count();
+        let shared = line
+            .get(..digits)
+            .unwrap_or_default()
+            .iter()
+            .fold(0usize, |n, d| n.saturating_mul(10).saturating_add(usize::from(d - b'0')));
+        if shared >= below {
+            continue;
+        }
+        let rest = line.get(digits + 1..).unwrap_or_default();
         let (rest, cells) = match memchr::memchr(b' ', rest) {
             Some(at) => (rest.get(..at).unwrap_or_default(), rest.get(at + 1..).unwrap_or_default()),
             None => (rest, &[][..]),
         };
-        let shared = shared
-            .iter()
-            .fold(0usize, |n, d| n.saturating_mul(10).saturating_add(usize::from(d.wrapping_sub(b'0'))));
         if shared > name.len() {
             continue;
         }
         name.truncate(shared);
         name.extend_from_slice(rest);
         if want > name.as_slice() {
+            below = 1 + name.iter().zip(want).take_while(|(a, b)| a == b).count();
             continue;
         }
+        below = usize::MAX;
         next += wanted.iter().skip(next).take_while(|w| **w < name.as_slice()).count();
         if wanted.get(next) != Some(&name.as_slice()) {
             continue;
