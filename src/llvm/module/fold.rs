@@ -1,6 +1,6 @@
 //! The constant expressions LLVM's reader folds as it makes them (`ConstantExpr::get`,
 //! ConstantFold.cpp) although their writer left them unfolded, because it made them
-//! before it knew what folds them. AddressSanitizer (LLVM 15 to 17) masks the address of
+//! before it knew what folds them. AddressSanitizer (clang 15 and 16) masks the address of
 //! a global that it gives `align 32` only afterwards: to the reader `and (ptrtoint @g), 7`
 //! is 0, and so are the expressions over it (`trunc (add (and ...), 3)` is `i8 3`).
 //!
