@@ -167,12 +167,11 @@ pub(super) fn print(text: &mut Waiting, m: &Module<'_>, module_id: &str, major: 
     // Before LLVM 18 a type id's slot went into the GUIDs' map, replacing that of a global
     // value with the same GUID (a class's type info name, `_ZTS...`, is both); since then
     // (llvm-project#73997) type ids number apart, and the global value keeps its slot.
-    let mut type_id_slots = Vec::with_capacity(type_ids.len());
+    let first_type_id = next;
     for name in type_ids.keys() {
         if major < 18 {
             index.slots.insert(guid(name), next);
         }
-        type_id_slots.push(next);
         next += 1;
     }
 
@@ -217,7 +216,7 @@ pub(super) fn print(text: &mut Waiting, m: &Module<'_>, module_id: &str, major: 
         out.push('\n');
     }
     let out = text.text();
-    for ((name, vtables), slot) in type_ids.iter().zip(type_id_slots) {
+    for ((name, vtables), slot) in type_ids.iter().zip(first_type_id..) {
         let g = guid(name);
         let _ = write!(out, "^{slot} = typeidCompatibleVTable: (name: \"");
         out.push_str(&String::from_utf8_lossy(name));

@@ -68,28 +68,21 @@ impl<'a> Folder<'_, 'a> {
             (Some((a, _)), Some((b, _))) => integer_binary(opcode, a, b, width),
             // An integer on the left of a commutative operator goes to the right (without
             // the flags); on the left of another, it stays.
-            (Some(_), None) if commutative(opcode) => {
-                Some(self.with_int_rhs(opcode, rhs, lhs, width).unwrap_or(Constant::Binary {
+            (Some((a, _)), None) if commutative(opcode) => {
+                Some(self.with_int_rhs(opcode, rhs, a, width).unwrap_or(Constant::Binary {
                     opcode,
                     flags: 0,
                     lhs: rhs,
                     rhs: lhs,
                 }))
             }
-            (None, Some(_)) => self.with_int_rhs(opcode, lhs, rhs, width),
+            (None, Some((b, _))) => self.with_int_rhs(opcode, lhs, b, width),
             (Some(_), None) | (None, None) => None,
         }
     }
 
-    /// `lhs opcode rhs` folded where `rhs` is an integer and `lhs` is not.
-    fn with_int_rhs(
-        &self,
-        opcode: BinaryOpcode,
-        lhs: ValueRef,
-        rhs: ValueRef,
-        width: u32,
-    ) -> Option<Constant<'a>> {
-        let (b, _) = self.int(rhs)?;
+    /// `lhs opcode b` folded where `b` is the bits of an integer and `lhs` is not one.
+    fn with_int_rhs(&self, opcode: BinaryOpcode, lhs: ValueRef, b: u64, width: u32) -> Option<Constant<'a>> {
         let ones = mask(width);
         use BinaryOpcode as B;
         let keep_lhs = match opcode {
