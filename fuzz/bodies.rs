@@ -1049,7 +1049,7 @@ pub fn bytecode_container(data: &[u8]) {
 
 /// The printer of `bcdump --dis`: every module of the input is built into the module model
 /// and printed as llvm-dis of its version (and of LLVM 14 and 22, typed and opaque
-/// pointers), or fails with an error at a bit within the input (a module LLVM's reader
+/// pointers), or fails with an error at a bit within the input, never bit 0 (a module LLVM's reader
 /// would reject: bad type ids, forward references that never resolve, operands of the
 /// wrong type); never a panic. The same input gives the same answer twice.
 pub fn llvm_dis(data: &[u8]) {
@@ -1063,6 +1063,9 @@ pub fn llvm_dis(data: &[u8]) {
             let first = disassemble(stream, &options);
             if let Err(e) = &first {
                 check_error(e, bits);
+                // Every error has a place: the magic number fills bit 0 onwards, and a
+                // problem found after the walk has moved on names where it was found.
+                assert!(e.bit_offset() != 0, "an error that does not say where it is: {e}");
             }
             let again = disassemble(stream, &options);
             assert_eq!(

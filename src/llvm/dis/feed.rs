@@ -81,7 +81,7 @@ pub(super) fn read_all<'a>(m: &Module<'a>, mut take: impl FnMut(ReadBody<'a>) ->
 fn read_in_turn<'a>(m: &Module<'a>, ordinal: u32, types: &mut Types, depths: &[u32]) -> Result<ReadBody<'a>> {
     let before = types.len();
     let body = m.read_body(ordinal as usize, types)?;
-    nesting::check_body(&body, depths)?;
+    nesting::check_body(m, ordinal, &body, depths)?;
     let added_types = types.added_since(before).to_vec();
     Ok(ReadBody { ordinal, body, added_types })
 }
@@ -112,7 +112,7 @@ fn read_out_of_turn<'a>(
         return Ok(None);
     }
     let body = body?;
-    nesting::check_body(&body, depths)?;
+    nesting::check_body(m, ordinal, &body, depths)?;
     Ok(Some(body))
 }
 

@@ -495,8 +495,9 @@ fn module_metadata<'a>(m: &Module<'a>) -> Result<Metadata<'a>> {
     for (id, name) in &m.md_kinds {
         md.add_kind(*id, name);
     }
-    for r in m.metadata_records() {
-        md.add_module_record(r?).map_err(crate::llvm::module::invalid_error)?;
+    let mut records = m.metadata_records();
+    while let Some(r) = records.next() {
+        md.add_module_record(r?).map_err(|e| records.invalid(e))?;
     }
     Ok(md)
 }
@@ -517,7 +518,7 @@ fn struct_order(m: &Module<'_>) -> Result<Vec<TypeRef>> {
             next += 1;
         }
         if let Err(e) = md.begin_body(std::mem::take(&mut read.body.metadata)) {
-            failed = Some(crate::llvm::module::invalid_error(e));
+            failed = Some(m.body_error(read.ordinal, e));
             return false;
         }
         order.function(m, &types, &md, index, Some(&read.body));
@@ -1034,7 +1035,7 @@ impl<'m, 'a> Printer<'m, 'a> {
             Some(mut read) => {
                 // Taken: what a record holds becomes the arena's.
                 let records = std::mem::take(&mut read.body.metadata);
-                self.md.begin_body(records).map_err(crate::llvm::module::invalid_error)?;
+                self.md.begin_body(records).map_err(|e| m.body_error(read.ordinal, e))?;
                 self.ordinal = Some(read.ordinal);
                 Some(Arc::new(read.body))
             }

@@ -2,7 +2,7 @@
 //! whose constants refer to themselves, or nest deeper than any real module, is an error
 //! before printing starts rather than a stack overflow.
 
-use bitcode_schema_runtime::Result;
+use bitcode_schema_runtime::{Error, Result};
 
 use super::module::for_each_constant_operand;
 use crate::llvm::module::{FunctionBody, Module, Value, ValueKind};
@@ -14,13 +14,18 @@ const MAX_DEPTH: u32 = 256;
 /// The nesting depth of each module-level constant; an error on a cycle or a nesting
 /// beyond [`MAX_DEPTH`].
 pub(super) fn module_depths(m: &Module<'_>) -> Result<Vec<u32>> {
-    depths(&m.values, 0, &[], || "the module's constants".to_string())
+    depths(&m.values, 0, &[], |p| m.constants_error(format!("the module's constants: {p}")))
 }
 
 /// Checks a body's constants, the module's having `module_depths`: no cycle, no nesting
 /// beyond [`MAX_DEPTH`].
-pub(super) fn check_body(b: &FunctionBody<'_>, module_depths: &[u32]) -> Result<()> {
-    depths(&b.values, b.first_local, module_depths, || format!("the constants of function #{}", b.function))
+pub(super) fn check_body(
+    m: &Module<'_>,
+    ordinal: u32,
+    b: &FunctionBody<'_>,
+    module_depths: &[u32],
+) -> Result<()> {
+    depths(&b.values, b.first_local, module_depths, |p| m.body_error(ordinal, format!("its constants: {p}")))
         .map(|_| ())
 }
 
@@ -35,10 +40,15 @@ struct Frame {
 }
 
 /// The nesting depth of every value of `values` (ids from `first`), the values below
-/// `first` having the depths `outer`; an error names `what()` on a cycle or too deep a
+/// `first` having the depths `outer`; an error made by `fail` on a cycle or too deep a
 /// nesting. Iterative (the input decides how deep the nesting is), with one stack of
 /// operands for all the frames.
-fn depths(values: &[Value<'_>], first: u32, outer: &[u32], what: impl Fn() -> String) -> Result<Vec<u32>> {
+fn depths(
+    values: &[Value<'_>],
+    first: u32,
+    outer: &[u32],
+    fail: impl Fn(String) -> Error,
+) -> Result<Vec<u32>> {
     const UNSEEN: u32 = u32::MAX;
     const OPEN: u32 = u32::MAX - 1;
     let mut depth = vec![UNSEEN; values.len()];
@@ -69,9 +79,8 @@ fn depths(values: &[Value<'_>], first: u32, outer: &[u32], what: impl Fn() -> St
             if pending.len() == frame.operands {
                 let d = frame.deepest + 1;
                 if d > MAX_DEPTH {
-                    return Err(crate::llvm::module::invalid_error(format!(
-                        "{}: value {} nests constant expressions over {MAX_DEPTH} levels deep",
-                        what(),
+                    return Err(fail(format!(
+                        "value {} nests constant expressions over {MAX_DEPTH} levels deep",
                         frame.node as u32 + first
                     )));
                 }
@@ -93,10 +102,7 @@ fn depths(values: &[Value<'_>], first: u32, outer: &[u32], what: impl Fn() -> St
             };
             match depth.get(child).copied().unwrap_or(0) {
                 OPEN => {
-                    return Err(crate::llvm::module::invalid_error(format!(
-                        "{}: value {op} is an operand of itself (a cycle of constants)",
-                        what()
-                    )))
+                    return Err(fail(format!("value {op} is an operand of itself (a cycle of constants)")))
                 }
                 UNSEEN => open(child, &mut depth, &mut pending, &mut stack),
                 d => frame.deepest = frame.deepest.max(d),
@@ -126,8 +132,8 @@ mod tests {
         Value { ty: 0, kind: ValueKind::Constant(Constant::Int(7)) }
     }
 
-    fn what() -> String {
-        "these constants".to_string()
+    fn what(problem: String) -> Error {
+        crate::llvm::module::invalid_error(format!("these constants: {problem}"))
     }
 
     #[test]

@@ -22,7 +22,7 @@ use crate::llvm::ir::globalval_summary_block::Record as S;
 use crate::llvm::ir::{
     self, Linkage, SummaryFlags, SummaryFunctionFlags, SummaryHotnessInfo, SummaryVarFlags,
 };
-use crate::llvm::module::{invalid_error, Module, ValueKind};
+use crate::llvm::module::{invalid_error, Module, RecordPlace, ValueKind};
 
 /// The GUID of a global identifier: the low 64 bits of its MD5, little-endian.
 pub fn guid(identifier: &[u8]) -> u64 {
@@ -54,8 +54,11 @@ fn global_identifier(name: &[u8], linkage: Linkage, file: &[u8], delimiter: u8) 
 #[derive(Default)]
 struct Entry<'r, 'a> {
     name: Vec<u8>,
-    summaries: Vec<(&'r S<'a>, Vec<&'r S<'a>>)>,
+    summaries: Vec<(&'r Located<'a>, Vec<&'r S<'a>>)>,
 }
+
+/// A summary record and where it is, for the errors found in it later.
+type Located<'a> = (S<'a>, RecordPlace);
 
 /// The index of a module: entries by GUID and slots.
 struct Index<'r, 'a> {
@@ -103,7 +106,14 @@ pub(super) fn print(text: &mut Waiting, m: &Module<'_>, module_id: &str, major: 
     if !m.has_summary() {
         return Ok(());
     }
-    let records = m.summary_records().collect::<Result<Vec<_>>>()?;
+    let mut records = Vec::new();
+    let mut reading = m.summary_records();
+    while let Some(r) = reading.next() {
+        let r = r?;
+        if let Some(place) = reading.place() {
+            records.push((r, place));
+        }
+    }
     let file: &[u8] = m.source_filename.as_deref().unwrap_or(&[]);
     let delimiter = if major >= 19 { b';' } else { b':' };
     let mut index = Index {
@@ -125,14 +135,15 @@ pub(super) fn print(text: &mut Waiting, m: &Module<'_>, module_id: &str, major: 
         index.entries.entry(g).or_insert_with(|| Entry { name: c.name.to_vec(), summaries: Vec::new() });
     }
     let mut pending = Vec::new();
-    for r in &records {
+    for located in &records {
+        let (r, place) = located;
         if extras::is_extra(r) {
             pending.push(r);
             continue;
         }
         let Some(id) = subject(r) else { continue };
         let g = index.guids.get(&id.0).ok_or_else(|| {
-            invalid_error(format!(
+            place.invalid(format!(
                 "GLOBALVAL_SUMMARY_BLOCK: a summary of value id {}, not a global value",
                 id.0
             ))
@@ -141,7 +152,7 @@ pub(super) fn print(text: &mut Waiting, m: &Module<'_>, module_id: &str, major: 
         let is_function = matches!(r, S::PerModule(_) | S::PerModuleProfile(_) | S::PerModuleRelBf(_));
         let extras = if is_function { std::mem::take(&mut pending) } else { Vec::new() };
         if let Some(e) = index.entries.get_mut(g) {
-            e.summaries.push((r, extras));
+            e.summaries.push((located, extras));
         }
     }
     let mut next = 1u32;
@@ -150,14 +161,15 @@ pub(super) fn print(text: &mut Waiting, m: &Module<'_>, module_id: &str, major: 
         next += 1;
     }
     // Type ids with compatible vtables, by name.
-    let mut type_ids: BTreeMap<&[u8], Vec<&ir::SummaryTypeIdVtable>> = BTreeMap::new();
+    let mut type_ids: BTreeMap<&[u8], Vec<(&ir::SummaryTypeIdVtable, RecordPlace)>> = BTreeMap::new();
     let mut block_count = 0;
     let mut index_flags = 0;
-    for r in &records {
+    for (r, place) in &records {
         match r {
             S::TypeIdMetadata(t) => {
-                let name = strtab_slice(m.strtab, t.type_id_strtab_offset, t.type_id_strtab_size)?;
-                type_ids.entry(name).or_default().extend(t.vtables.iter());
+                let name = strtab_slice(m.strtab, t.type_id_strtab_offset, t.type_id_strtab_size)
+                    .map_err(|e| place.locate(e))?;
+                type_ids.entry(name).or_default().extend(t.vtables.iter().map(|v| (v, *place)));
             }
             S::BlockCount(b) => block_count = b.block_count,
             S::Flags(f) => index_flags = f.flags.bits(),
@@ -201,11 +213,11 @@ pub(super) fn print(text: &mut Waiting, m: &Module<'_>, module_id: &str, major: 
         }
         if !e.summaries.is_empty() {
             out.push_str(", summaries: (");
-            for (i, (s, extras)) in e.summaries.iter().enumerate() {
+            for (i, ((s, place), extras)) in e.summaries.iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                summary(out, &index, s, extras)?;
+                summary(out, &index, s, extras).map_err(|e| place.locate(e))?;
             }
             out.push(')');
         }
@@ -221,11 +233,12 @@ pub(super) fn print(text: &mut Waiting, m: &Module<'_>, module_id: &str, major: 
         let _ = write!(out, "^{slot} = typeidCompatibleVTable: (name: \"");
         out.push_str(&String::from_utf8_lossy(name));
         out.push_str("\", summary: (");
-        for (i, v) in vtables.iter().enumerate() {
+        for (i, (v, place)) in vtables.iter().enumerate() {
             if i > 0 {
                 out.push_str(", ");
             }
-            let _ = write!(out, "(offset: {}, ^{})", v.address_point_offset, index.slot(v.vtable)?);
+            let slot = index.slot(v.vtable).map_err(|e| place.locate(e))?;
+            let _ = write!(out, "(offset: {}, ^{slot})", v.address_point_offset);
         }
         let _ = writeln!(out, ")) ; guid = {g}");
     }

@@ -248,18 +248,19 @@ pub(super) fn read_body<'a>(
             }
         };
         let Some((read, offset)) = step else { continue };
-        read.map_err(|p| {
-            let p = format!(
-                "function {}: {p}",
-                String::from_utf8_lossy(
-                    m.functions.get(function as usize).map_or(&b""[..], |f| &f.common.name)
-                )
-            );
-            walker.locate(invalid(offset, p))
-        })?;
+        read.map_err(|p| walker.locate(invalid(offset, in_function(m, function, p))))?;
     }
     m.body_density.note(&reader.body, bits);
-    reader.finish()
+    // At the block's end (which the walk has just left): the body as a whole is wrong.
+    let end = walker.cursor().position();
+    let path = walker.cursor().block_path().chain([fb::ID]);
+    reader.finish().map_err(|p| invalid(end, in_function(m, function, p)).with_block_path(path))
+}
+
+/// `problem` after the name of function `function`.
+pub(super) fn in_function(m: &Module<'_>, function: u32, problem: String) -> String {
+    let name = m.functions.get(function as usize).map_or(&b""[..], |f| &f.common.name);
+    format!("function {}: {problem}", String::from_utf8_lossy(name))
 }
 
 /// How many bits of a body's block each of its instructions and each of its values took
@@ -1113,19 +1114,16 @@ impl<'a> BodyReader<'_, 'a> {
         Ok(result)
     }
 
-    fn finish(mut self) -> Result<FunctionBody<'a>> {
+    fn finish(mut self) -> std::result::Result<FunctionBody<'a>, String> {
         // The block opened after the last terminator is empty.
         if self.body.blocks.last().is_some_and(|b| b.start == b.end) && self.body.blocks.len() > 1 {
             self.body.blocks.pop();
         }
         if self.body.blocks.len() != self.declared_blocks as usize {
-            return Err(invalid(
-                0,
-                format!(
-                    "a function body declares {} blocks and has {}",
-                    self.declared_blocks,
-                    self.body.blocks.len()
-                ),
+            return Err(format!(
+                "the body declares {} blocks and has {}",
+                self.declared_blocks,
+                self.body.blocks.len()
             ));
         }
         for (bb, name) in std::mem::take(&mut self.block_names) {

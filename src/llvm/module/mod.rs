@@ -43,9 +43,11 @@ pub fn name_structs_in_one_context(modules: &mut [Module<'_>]) {
     }
 }
 
-use crate::llvm::ir::{full_lto_globalval_summary_block, globalval_summary_block, metadata_block};
+use crate::llvm::ir::{
+    constants_block, full_lto_globalval_summary_block, globalval_summary_block, metadata_block, module_block,
+};
 use crate::llvm::Walker;
-pub use records::BlockRecords;
+pub use records::{BlockRecords, RecordPlace};
 
 /// An error of a module's content, with no offset (for callers outside the reader).
 pub fn invalid_error(problem: String) -> bitcode_schema_runtime::Error {
@@ -99,6 +101,8 @@ pub struct Module<'a> {
     pub strtab: &'a [u8],
     /// For each function with a body, in order: its index and a walker at its block.
     bodies: Vec<(u32, Walker<'a>)>,
+    /// Where the first module-level CONSTANTS_BLOCK starts (absolute bit offset).
+    constants_at: Option<u64>,
     /// How many bits of its block each instruction and each value took in the body read
     /// last, to reserve the next body's vectors by.
     body_density: body::BodyDensity,
@@ -132,6 +136,25 @@ impl<'a> Module<'a> {
             return Err(body::invalid(0, format!("no function body number {n}")));
         };
         body::read_body(self, types, function, walker)
+    }
+
+    /// An error about the body of the `n`th function with a body: `problem`, after the
+    /// function's name, at the start of its block.
+    pub fn body_error(&self, n: u32, problem: String) -> bitcode_schema_runtime::Error {
+        let Some((function, walker)) = self.bodies.get(n as usize) else {
+            return body::invalid(0, format!("no function body number {n}: {problem}"));
+        };
+        walker.locate(body::invalid(walker.cursor().position(), body::in_function(self, *function, problem)))
+    }
+
+    /// An error about the module-level constants as a whole (a cycle among them):
+    /// `problem`, at the start of their first block.
+    pub fn constants_error(&self, problem: String) -> bitcode_schema_runtime::Error {
+        let err = body::invalid(self.constants_at.unwrap_or(0), problem);
+        match self.constants_at {
+            Some(_) => err.with_block_path([module_block::ID, constants_block::ID]),
+            None => err.with_block_path([module_block::ID]),
+        }
     }
 
     /// The records of the module-level METADATA_BLOCKs in order, each decoded as it is

@@ -38,6 +38,11 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                         modules.push(Module { producer: producer.take(), ..Module::default() });
                         state = State::default();
                     }
+                    if stack == [ir::module_block::ID, ir::constants_block::ID] {
+                        if let Some(m) = modules.last_mut() {
+                            m.constants_at.get_or_insert(walker.cursor().position());
+                        }
+                    }
                     if stack.len() == 1 && header.id == ir::strtab_block::ID {
                         strtab = &[];
                     }

@@ -1,7 +1,7 @@
 //! The records of blocks a module keeps unread (metadata, summary), decoded as they are
 //! taken rather than held: a module with debug info has hundreds of thousands.
 
-use bitcode_schema_runtime::{Record, Result};
+use bitcode_schema_runtime::{Error, ErrorKind, Record, Result};
 
 use crate::llvm::ir;
 use crate::llvm::{LlvmContext, Walker, WalkerEvent};
@@ -22,6 +22,39 @@ pub struct BlockRecords<'m, 'a, R> {
     /// The block being read: its walker and how deep inside it the walk is.
     walker: Option<(Walker<'a>, usize)>,
     failed: bool,
+    /// Where the record returned last is.
+    last: Option<RecordPlace>,
+}
+
+/// Where a record of a block directly inside the module block is: what an error found in
+/// it later, once the walk has moved on, is located by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordPlace {
+    /// The absolute bit offset of the record.
+    pub bit_offset: u64,
+    /// Its block's id.
+    pub block: u32,
+    /// Its code.
+    pub code: u32,
+}
+
+impl RecordPlace {
+    /// An error about the record: `problem`, at its offset and block path.
+    pub fn invalid(&self, problem: String) -> Error {
+        Error::new(ErrorKind::Invalid(problem), self.bit_offset)
+            .with_block_path([ir::module_block::ID, self.block])
+            .with_record_code(self.code)
+    }
+
+    /// `e` at the record, unless it already says where it is.
+    pub fn locate(&self, e: Error) -> Error {
+        if e.bit_offset() != 0 || !e.block_path().is_empty() {
+            return e;
+        }
+        Error::new(e.kind().clone(), self.bit_offset)
+            .with_block_path([ir::module_block::ID, self.block])
+            .with_record_code(self.code)
+    }
 }
 
 impl<'m, 'a, R> BlockRecords<'m, 'a, R> {
@@ -29,7 +62,20 @@ impl<'m, 'a, R> BlockRecords<'m, 'a, R> {
     /// `decode` (the records of blocks nested in them are decoded, for their errors, and
     /// passed over).
     pub(crate) fn new(blocks: &'m [Walker<'a>], ids: &'static [u32], decode: Decode<'a, R>) -> Self {
-        BlockRecords { blocks: blocks.iter(), ids, decode, walker: None, failed: false }
+        BlockRecords { blocks: blocks.iter(), ids, decode, walker: None, failed: false, last: None }
+    }
+
+    /// Where the record returned last is (`None` before the first).
+    pub fn place(&self) -> Option<RecordPlace> {
+        self.last
+    }
+
+    /// An error about the record returned last: `problem`, at its offset and block path.
+    pub fn invalid(&self, problem: String) -> Error {
+        match self.last {
+            Some(place) => place.invalid(problem),
+            None => Error::new(ErrorKind::Invalid(problem), 0),
+        }
     }
 }
 
@@ -72,7 +118,11 @@ impl<'a, R> Iterator for BlockRecords<'_, 'a, R> {
                         ir::decode_record(block, &record, ctx).map(|_| None)
                     };
                     match decoded {
-                        Ok(Some(r)) => return Some(Ok(r)),
+                        Ok(Some(r)) => {
+                            self.last =
+                                Some(RecordPlace { bit_offset: record.bit_offset, block, code: record.code });
+                            return Some(Ok(r));
+                        }
                         Ok(None) => {}
                         Err(e) => {
                             self.failed = true;
