@@ -21,8 +21,8 @@ pub enum Target<'o, W: Write> {
 
 /// Every module of the bitcode in `bytes` as the `llvm-dis` of `llvm_major` prints it (the
 /// version that wrote the module when `None`); `name` is the `; ModuleID`. The text is
-/// written as it is made; a file is removed again when the module turns out bad (as
-/// llvm-dis leaves no output then).
+/// written as it is made; a regular file is removed again when the module turns out bad
+/// (as llvm-dis leaves no output then).
 pub fn bitcode<W: Write>(
     bytes: &[u8],
     name: &str,
@@ -59,7 +59,11 @@ pub fn bitcode<W: Write>(
                     Err(e) => return Err(Failure::WriteFile(path, e)),
                 };
                 if let Err(e) = written {
-                    let _ = std::fs::remove_file(&path);
+                    // Only a regular file is removed, as LLVM's tools remove theirs: `-o
+                    // /dev/null` or a pipe stays what it was.
+                    if std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+                        let _ = std::fs::remove_file(&path);
+                    }
                     return Err(match e {
                         DisError::Output(e) => Failure::WriteFile(path, e),
                         e => failure(e),

@@ -211,7 +211,7 @@ fn print_error(file: &str, message: &dyn std::fmt::Display) {
 /// Whether writing `output` (or `output.N`, llvm-dis's name for the Nth of several modules)
 /// may overwrite `input`.
 fn overwrites(output: &Path, input: &Path) -> bool {
-    if same_file::is_same_file(output, input).unwrap_or(false) {
+    if same_file(output, input) {
         return true;
     }
     let (Some(out_name), Some(in_name)) = (output.file_name(), input.file_name()) else { return false };
@@ -222,7 +222,24 @@ fn overwrites(output: &Path, input: &Path) -> bool {
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
     let dir =
         |p: &Path| p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
-    numbered && same_file::is_same_file(dir(output), dir(input)).unwrap_or(false)
+    numbered && same_file(&dir(output), &dir(input))
+}
+
+/// Whether two paths name the same file. On Unix by their device and inode, without
+/// opening them: `same_file` opens both, and opening a named pipe waits for a writer.
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        same_file::is_same_file(a, b).unwrap_or(false)
+    }
 }
 
 /// The input's bytes: a regular file mapped, anything else (a pipe, a device) read whole.

@@ -412,6 +412,67 @@ fn dis_prints_bitcode_as_llvm_dis_to_stdout_or_out() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// The sample with one bit changed: its OPERAND_BUNDLE_TAGS_BLOCK (id 21) becomes a
+/// GLOBALVAL_SUMMARY_BLOCK (id 20) whose records summarize no global value. llvm-dis-14
+/// rejects it too ("Invalid Summary Block"); bcdump finds it once the text has begun.
+fn sample_with_a_bad_summary() -> Vec<u8> {
+    let mut bytes = std::fs::read(sample()).unwrap();
+    bytes[1112] ^= 1 << 3;
+    bytes
+}
+
+/// Runs `cmd`, killed after a minute: a test that would hang fails instead.
+fn output_within_a_minute(cmd: &mut Command) -> Output {
+    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    for _ in 0..600 {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    panic!("{cmd:?} still runs after a minute");
+}
+
+#[cfg(unix)]
+#[test]
+fn dis_removes_a_file_it_could_not_finish_and_nothing_else() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.bc");
+    std::fs::write(&bad, sample_with_a_bad_summary()).unwrap();
+    // The error comes after some text: to standard output, that text is out already.
+    let out = output_within_a_minute(Command::new(bcdump()).arg("--dis").arg(&bad));
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("GLOBALVAL_SUMMARY_BLOCK: a summary of value id")
+            && stderr.contains("block path 8/20)")
+            && !stderr.contains("at bit 0,"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("; ModuleID = "), "{out:?}");
+    // A file, new or old, is removed, as llvm-dis leaves none.
+    let file = dir.path().join("bad.ll");
+    for old in [None, Some("an older text")] {
+        if let Some(text) = old {
+            std::fs::write(&file, text).unwrap();
+        }
+        let out = output_within_a_minute(Command::new(bcdump()).arg("--dis").arg(&bad).arg("-o").arg(&file));
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        assert!(!file.exists(), "{} is left after a failure", file.display());
+    }
+    // Anything else stays: a named pipe (as /dev/null stays a device), which is not opened
+    // for reading either (that would wait for a writer).
+    let pipe = dir.path().join("pipe");
+    let made = Command::new("mkfifo").arg(&pipe).status().unwrap();
+    assert!(made.success());
+    let out = output_within_a_minute(Command::new(bcdump()).arg("--dis").arg(&bad).arg("-o").arg(&pipe));
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let kind = std::fs::symlink_metadata(&pipe).map(|m| m.file_type());
+    assert!(kind.as_ref().is_ok_and(|k| k.is_fifo()), "the pipe is gone or replaced: {kind:?}");
+}
+
 #[test]
 fn dis_and_rewrite_may_write_over_their_input() {
     // The input is mapped; writing over it must not take the pages from under the map.
