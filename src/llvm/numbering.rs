@@ -196,7 +196,9 @@ impl ValueNumbering {
             constants_block::ID => match Defines::of(self.defines.constants, record.code) {
                 Defines::Value => self.define_value(),
                 _ if record.code == constants_block::Settype::CODE => self.set_type(record),
-                _ => {}
+                // LLVM's reader numbers every record of the block but SETTYPE: one of a
+                // code it does not know is `undef`.
+                _ => self.define_value(),
             },
             module_block::ID => self.module_record(record),
             type_block::ID => self.type_record(record),

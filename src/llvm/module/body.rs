@@ -156,6 +156,8 @@ pub(super) fn read_constant<'a>(
             p.address_discriminator.0,
             p.deactivation_symbol.0,
         ]),
+        // LLVM's reader takes a constant of a code it does not know for `undef`.
+        C::Unknown(_) => Constant::Undef,
         _ => return Err("a constant record this reader does not know".into()),
     })
 }
@@ -1119,7 +1121,14 @@ impl<'a> BodyReader<'_, 'a> {
         if self.body.blocks.last().is_some_and(|b| b.start == b.end) && self.body.blocks.len() > 1 {
             self.body.blocks.pop();
         }
-        if self.body.blocks.len() != self.declared_blocks as usize {
+        // Blocks declared and never used are empty, as LLVM's reader leaves them (llvm-dis
+        // prints them, with no predecessors); more blocks than declared is an error.
+        let declared = self.declared_blocks as usize;
+        if self.body.blocks.len() < declared && self.declared_blocks > 0 {
+            let end = self.body.blocks.last().map_or(0, |b| b.end);
+            self.body.blocks.resize(declared, BasicBlock { name: None, start: end, end });
+        }
+        if self.body.blocks.len() != declared {
             return Err(format!(
                 "the body declares {} blocks and has {}",
                 self.declared_blocks,
