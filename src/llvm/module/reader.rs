@@ -174,6 +174,8 @@ struct State<'a> {
     program_as: u32,
     /// The type table's size as NUMENTRY gives it.
     num_types: usize,
+    /// The metadata kind ids given so far.
+    md_kind_ids: std::collections::HashSet<u32>,
 }
 
 impl<'a> State<'a> {
@@ -190,7 +192,7 @@ impl<'a> State<'a> {
             A::ModuleBlock(r) => self.module_record(m, r),
             A::TypeBlock(r) => self.type_record(m, r),
             A::ParamattrGroupBlock(ir::paramattr_group_block::Record::GroupEntry(g)) => {
-                let attrs = g.attrs.into_iter().map(attribute).collect();
+                let attrs = g.attrs.into_iter().map(attribute).collect::<std::result::Result<_, _>>()?;
                 m.attributes.groups.insert(g.group_id, (g.param_index, Arc::new(attrs)));
                 Ok(())
             }
@@ -221,6 +223,10 @@ impl<'a> State<'a> {
                 Ok(())
             }
             A::MetadataKindBlock(ir::metadata_kind_block::Record::Kind(k)) => {
+                // LLVM's reader refuses a kind id given twice, even with the same name.
+                if !self.md_kind_ids.insert(k.kind_id) {
+                    return Err(format!("metadata kind {} is given twice", k.kind_id));
+                }
                 m.md_kinds.push((k.kind_id, k.name));
                 Ok(())
             }
@@ -653,9 +659,22 @@ fn strip_intrinsic_mustprogress(m: &mut Module<'_>) {
 }
 
 /// An attribute as the model keeps it.
-fn attribute(a: ir::Attribute<'_>) -> Attribute<'_> {
+fn attribute(a: ir::Attribute<'_>) -> std::result::Result<Attribute<'_>, String> {
     use ir::Attribute as G;
-    match a {
+    let kind = match &a {
+        G::Enum { kind }
+        | G::Int { kind, .. }
+        | G::TypeUntyped { kind }
+        | G::Type { kind, .. }
+        | G::ConstantRange { kind, .. }
+        | G::ConstantRangeList { kind, .. } => Some(*kind),
+        G::String { .. } | G::StringValue { .. } => None,
+    };
+    // LLVM's reader refuses a kind it does not know, where this one would drop it.
+    if let Some(ir::AttributeKind::Unknown(code)) = kind {
+        return Err(format!("attribute kind {code} is not one LLVM knows"));
+    }
+    Ok(match a {
         G::Enum { kind } => Attribute::Enum(kind),
         G::Int { kind, value } => Attribute::Int(kind, value),
         G::String { key } => Attribute::String(key, None),
@@ -668,5 +687,5 @@ fn attribute(a: ir::Attribute<'_>) -> Attribute<'_> {
         G::ConstantRangeList { kind, bit_width, ranges, .. } => {
             Attribute::RangeList(kind, bit_width, ranges.into_iter().map(|r| (r.lower, r.upper)).collect())
         }
-    }
+    })
 }
