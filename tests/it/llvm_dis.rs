@@ -462,6 +462,80 @@ pub fn modules_llvm_dis_rejects_are_rejected() {
     }
 }
 
+/// Corpus files with one bit changed (file, byte, the bits flipped, what it does) that
+/// llvm-dis-14 reads: the printer must read them as LLVM's reader does. Found by comparing
+/// the two on random mutants (see docs/llvm-dis.md).
+const MUTANTS: &[(&str, usize, u8, &str)] = &[
+    // DECLAREBLOCKS says more blocks than the body fills: the rest are empty.
+    ("clang14__atomics__O2.bc", 2746, 8, "relaxed_inc declares 9 blocks, has 1"),
+    ("clang14__switchphi__O2.bc", 3554, 4, "gcd declares 7 blocks, has 3"),
+    ("clang14__switchphi__O2.bc", 2982, 16, "dense_switch declares 17 blocks, has 1"),
+    // A constant of a code LLVM does not know is undef, and takes its value number.
+    ("clang14__switchphi__O2.bc", 1877, 128, "a constant of code 39 in @interp.labels"),
+];
+
+/// Corpus files with one bit changed that llvm-dis-14 refuses: the printer must refuse
+/// them too, with the words given (a pattern of its message).
+const REFUSED_MUTANTS: &[(&str, usize, u8, &str)] = &[
+    // "Unknown attribute kind (304)"
+    (
+        "clang14__atomics__O2.bc",
+        599,
+        1,
+        "attribute kind 304 is not one LLVM knows (at bit 4690, block path 8/10)",
+    ),
+    // "Conflicting METADATA_KIND records"
+    ("clang14__hello__O0.bc", 1098, 2, "metadata kind 4 is given twice (at bit 9056, block path 8/22)"),
+    ("clang14__switchphi__O2.bc", 2352, 64, "metadata kind 20 is given twice"),
+];
+
+/// Each of [`MUTANTS`] prints as llvm-dis-14 prints it; each of [`REFUSED_MUTANTS`] is
+/// refused by both.
+pub fn corpus_mutants_print_as_llvm_dis_reads_them() {
+    let Some(shared) = require_shared(TEST) else { return };
+    let Some(dis) = llvm_dis(14) else {
+        missing(TEST, "llvm-dis-14");
+        return;
+    };
+    let scratch_dir = tempfile::tempdir().unwrap();
+    let scratch = scratch_dir.path();
+    let mut problems = Vec::new();
+    for (i, &(name, byte, bits, what)) in MUTANTS.iter().enumerate() {
+        let mut bytes = std::fs::read(shared.join("corpus").join(name)).unwrap();
+        bytes[byte] ^= bits;
+        let mutant = scratch.join(format!("mutant{i}.bc"));
+        std::fs::write(&mutant, &bytes).unwrap();
+        let outcome = compare(&mutant, "mutant", 14, &dis, scratch);
+        if outcome.equal != outcome.modules || !outcome.problems.is_empty() {
+            problems.push(format!("{name} byte {byte} ^ {bits} ({what}): {}", outcome.problems.join("; ")));
+        }
+    }
+    for (i, &(name, byte, bits, message)) in REFUSED_MUTANTS.iter().enumerate() {
+        let mut bytes = std::fs::read(shared.join("corpus").join(name)).unwrap();
+        bytes[byte] ^= bits;
+        let mutant = scratch.join(format!("refused{i}.bc"));
+        std::fs::write(&mutant, &bytes).unwrap();
+        if let Ok(texts) = reference(&dis, &mutant, scratch) {
+            problems
+                .push(format!("{name} byte {byte} ^ {bits}: llvm-dis-14 reads it ({} modules)", texts.len()));
+        }
+        let options = DisOptions { llvm_major: None, module_id: name.to_string() };
+        let ours = bitcode_schema::Input::parse(&bytes).and_then(|input| {
+            input.streams()?.iter().try_for_each(|stream| disassemble(stream, &options).map(drop))
+        });
+        match ours {
+            Err(e) if e.to_string().contains(message) => {}
+            Err(e) => problems.push(format!("{name} byte {byte} ^ {bits}: refused as {e}, not {message}")),
+            Ok(()) => problems.push(format!("{name} byte {byte} ^ {bits}: printed, not refused ({message})")),
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{TEST}: mutants read otherwise than by llvm-dis-14:\n  {}",
+        problems.join("\n  ")
+    );
+}
+
 /// The sources of tests/data/dis/compiled, compiled by clang 13, 14, 15, 16 and 19 with
 /// the flags of [`COMPILED`], print as the same version's llvm-dis prints them.
 pub fn compiled_modules_print_as_llvm_dis() {

@@ -69,6 +69,7 @@ const TESTS: &[Test] = &[
     test!(llvm_dis::hand_written_modules_print_as_llvm_dis, needs: []),
     test!(llvm_dis::compiled_modules_print_as_llvm_dis, needs: []),
     test!(llvm_dis::modules_llvm_dis_rejects_are_rejected, needs: []),
+    test!(llvm_dis::corpus_mutants_print_as_llvm_dis_reads_them, needs: [SHARED]),
     test!(llvm_dis::clang22_modules_print_as_llvm_dis_22, needs: []),
     test!(llvm_dis::old_corpus_modules_print_as_their_llvm_dis, needs: [SHARED]),
     test!(llvm_dis::old_atomic_records_print_as_llvm_dis_13, needs: [SHARED]),
