@@ -472,6 +472,11 @@ const MUTANTS: &[(&str, usize, u8, &str)] = &[
     ("clang14__switchphi__O2.bc", 2982, 16, "dense_switch declares 17 blocks, has 1"),
     // A constant of a code LLVM does not know is undef, and takes its value number.
     ("clang14__switchphi__O2.bc", 1877, 128, "a constant of code 39 in @interp.labels"),
+    // An attribute set holds one attribute per kind, its string attributes sorted by key.
+    ("clang14__linkage__O2_flto_thin.bc", 3762, 8, "nofree twice in one group"),
+    ("clang14__linkage__O2_flto_thin.bc", 1591, 16, "target-cpu becomes targeu-cpu"),
+    ("clang14__linkage__O2_flto_thin.bc", 2377, 16, "min-legal-vector-width becomes Min-legal-..."),
+    ("clang14__switchphi__O2.bc", 1018, 4, "target-cpu becomes targgt-cpu"),
 ];
 
 /// Corpus files with one bit changed that llvm-dis-14 refuses: the printer must refuse

@@ -40,6 +40,50 @@ pub struct AttributeList<'a> {
 /// The index of the function's own attributes.
 pub const FUNCTION_INDEX: u32 = u32::MAX;
 
+impl Attribute<'_> {
+    /// What one attribute of a set is per: its kind's code, or a string attribute's key.
+    /// A set holds one attribute per key.
+    pub fn key(&self) -> Result<u64, &[u8]> {
+        match self {
+            Attribute::Enum(k)
+            | Attribute::Int(k, _)
+            | Attribute::Type(k, _)
+            | Attribute::Range(k, ..)
+            | Attribute::RangeList(k, ..) => Ok(k.code()),
+            Attribute::String(key, _) => Err(key),
+        }
+    }
+}
+
+/// `attrs` as LLVM's reader makes them a set: one attribute per key, a later attribute of
+/// a key already there taking its place, and the string attributes last, by key (a
+/// producer writes each key once and in this order; the other attributes' order is the
+/// version's order of kinds, kept as written). Sorted by key rather than searched: the
+/// input decides how many there are.
+pub(crate) fn as_a_set(attrs: Vec<Attribute<'_>>) -> Vec<Attribute<'_>> {
+    // By key, then position: each key's run starts at its first place and ends with the
+    // attribute that stays.
+    let mut keyed: Vec<(usize, Attribute<'_>)> = attrs.into_iter().enumerate().collect();
+    keyed.sort_by(|(i, a), (j, b)| a.key().cmp(&b.key()).then(i.cmp(j)));
+    let mut kept: Vec<(usize, Attribute<'_>)> = Vec::with_capacity(keyed.len());
+    for (i, a) in keyed {
+        match kept.last_mut() {
+            Some((_, last)) if last.key() == a.key() => *last = a,
+            _ => kept.push((i, a)),
+        }
+    }
+    kept.sort_by_key(|(i, _)| *i);
+    let mut set: Vec<Attribute<'_>> = kept.into_iter().map(|(_, a)| a).collect();
+    // Stable: the kinds keep their order.
+    set.sort_by(|a, b| match (a.key(), b.key()) {
+        (Ok(_), Ok(_)) => std::cmp::Ordering::Equal,
+        (Ok(_), Err(_)) => std::cmp::Ordering::Less,
+        (Err(_), Ok(_)) => std::cmp::Ordering::Greater,
+        (Err(a), Err(b)) => a.cmp(b),
+    });
+    set
+}
+
 impl<'a> AttributeList<'a> {
     /// The set at `index`, if any (empty sets count as none).
     pub fn at(&self, index: u32) -> Option<&AttributeSet<'a>> {
@@ -76,5 +120,38 @@ impl<'a> Attributes<'a> {
     /// The list a reference names (the record's 1-based index, decoded to 0-based).
     pub fn list(&self, reference: Option<u32>) -> Option<&AttributeList<'a>> {
         self.lists.get(reference? as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_set_keeps_one_attribute_per_key_and_its_strings_last_by_key() {
+        let s = |k: &'static str, v: &'static str| {
+            Attribute::String(Bytes::from(k.as_bytes()), Some(Bytes::from(v.as_bytes())))
+        };
+        let attrs = vec![
+            Attribute::Enum(AttributeKind::Nofree),
+            Attribute::Int(AttributeKind::Align, 4),
+            s("a", "1"),
+            Attribute::Enum(AttributeKind::Nounwind),
+            Attribute::Enum(AttributeKind::Nofree),
+            s("a", "2"),
+            Attribute::Int(AttributeKind::Align, 8),
+            s("B", "3"),
+        ];
+        let kept = as_a_set(attrs);
+        assert_eq!(
+            kept,
+            vec![
+                Attribute::Enum(AttributeKind::Nofree),
+                Attribute::Int(AttributeKind::Align, 8),
+                Attribute::Enum(AttributeKind::Nounwind),
+                s("B", "3"),
+                s("a", "2"),
+            ]
+        );
     }
 }

@@ -192,7 +192,8 @@ impl<'a> State<'a> {
             A::ModuleBlock(r) => self.module_record(m, r),
             A::TypeBlock(r) => self.type_record(m, r),
             A::ParamattrGroupBlock(ir::paramattr_group_block::Record::GroupEntry(g)) => {
-                let attrs = g.attrs.into_iter().map(attribute).collect::<std::result::Result<_, _>>()?;
+                let attrs = g.attrs.into_iter().map(attribute).collect::<std::result::Result<Vec<_>, _>>()?;
+                let attrs = super::attributes::as_a_set(attrs);
                 m.attributes.groups.insert(g.group_id, (g.param_index, Arc::new(attrs)));
                 Ok(())
             }
