@@ -28,6 +28,7 @@ mod summary;
 mod text;
 mod type_order;
 mod types;
+mod unresolved;
 
 #[cfg(test)]
 mod tests;
