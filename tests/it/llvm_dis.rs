@@ -494,6 +494,31 @@ const REFUSED_MUTANTS: &[(&str, usize, u8, &str)] = &[
     ("clang14__switchphi__O2.bc", 2352, 64, "metadata kind 20 is given twice"),
     // An add's operand a relative id far past the body's values ("Invalid record").
     ("clang14__switchphi__O2.bc", 4059, 2, "uses value 67108903, which the body never defines (it has 47)"),
+    // Operands of another type than the one they are read as ("Invalid record").
+    (
+        "clang14__switchphi__O2.bc",
+        3781,
+        32,
+        "phi_mania: instruction 10: value 29 is of type 19 where one of type 4",
+    ),
+    (
+        "clang14__switchphi__O2.bc",
+        3804,
+        32,
+        "phi_mania: instruction 17: value 37 is of type 4 where one of type 19",
+    ),
+    (
+        "clang14__switchphi__O2.bc",
+        4856,
+        8,
+        "fib_memo: instruction 8: value 53 is of type 4 where one of type 7",
+    ),
+    (
+        "clang14__classes__O0_g.bc",
+        27664,
+        1,
+        "main: instruction 51: value 249 is of type 15 where one of type 0",
+    ),
 ];
 
 /// Each of [`MUTANTS`] prints as llvm-dis-14 prints it; each of [`REFUSED_MUTANTS`] is

@@ -8,7 +8,7 @@
 
 use bitcode_schema_runtime::Result;
 
-use super::{nesting, unresolved};
+use super::{nesting, operands};
 use crate::llvm::module::{FunctionBody, Module, Type, Types};
 
 /// One body, read.
@@ -82,7 +82,7 @@ fn read_in_turn<'a>(m: &Module<'a>, ordinal: u32, types: &mut Types, depths: &[u
     let before = types.len();
     let body = m.read_body(ordinal as usize, types)?;
     nesting::check_body(m, ordinal, &body, depths)?;
-    unresolved::check_body(m, ordinal, &body, types)?;
+    operands::check_body(m, ordinal, &body, types)?;
     let added_types = types.added_since(before).to_vec();
     Ok(ReadBody { ordinal, body, added_types })
 }
@@ -114,7 +114,7 @@ fn read_out_of_turn<'a>(
     }
     let body = body?;
     nesting::check_body(m, ordinal, &body, depths)?;
-    unresolved::check_body(m, ordinal, &body, types)?;
+    operands::check_body(m, ordinal, &body, types)?;
     Ok(Some(body))
 }
 

@@ -22,13 +22,13 @@ pub mod metadata;
 mod module;
 mod names;
 mod nesting;
+mod operands;
 mod output;
 mod slots;
 mod summary;
 mod text;
 mod type_order;
 mod types;
-mod unresolved;
 
 #[cfg(test)]
 mod tests;
