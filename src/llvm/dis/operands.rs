@@ -17,6 +17,8 @@ pub(super) fn check_body(m: &Module<'_>, ordinal: u32, b: &FunctionBody<'_>, typ
         None => m.values.get(id as usize).map(|v| v.ty),
         Some(local) => b.values.get(local as usize).map(|v| v.ty),
     };
+    // (operand, the type it is read as), for one instruction at a time.
+    let mut typed: Vec<(ValueRef, TypeRef)> = Vec::new();
     for (index, inst) in b.instructions.iter().enumerate() {
         let fail = |problem: String| m.body_error(ordinal, format!("instruction {index}: {problem}"));
         let mut missing = None;
@@ -25,8 +27,7 @@ pub(super) fn check_body(m: &Module<'_>, ordinal: u32, b: &FunctionBody<'_>, typ
                 missing = Some(id);
             }
         };
-        // (operand, the type it is read as)
-        let mut typed: Vec<(ValueRef, TypeRef)> = Vec::new();
+        typed.clear();
         let mut of_type_of = |id: ValueRef, like: ValueRef| typed.extend(type_of(like).map(|t| (id, t)));
         match &inst.op {
             Op::Call { call, .. } | Op::Invoke { call, .. } | Op::CallBr { call, .. } => {
@@ -64,7 +65,7 @@ pub(super) fn check_body(m: &Module<'_>, ordinal: u32, b: &FunctionBody<'_>, typ
         if let Some(id) = missing {
             return Err(fail(format!("it uses value {id}, which the body never defines (it has {defined})")));
         }
-        for (id, expected) in typed {
+        for &(id, expected) in &typed {
             if let Some(ty) = type_of(id).filter(|&ty| !types.same(ty, expected)) {
                 return Err(fail(format!("value {id} is of type {ty} where one of type {expected} is read")));
             }
