@@ -17,58 +17,54 @@ pub(super) fn check_body(m: &Module<'_>, ordinal: u32, b: &FunctionBody<'_>, typ
         None => m.values.get(id as usize).map(|v| v.ty),
         Some(local) => b.values.get(local as usize).map(|v| v.ty),
     };
-    // (operand, the type it is read as), for one instruction at a time.
-    let mut typed: Vec<(ValueRef, TypeRef)> = Vec::new();
+    // `id` is read as of type `expected`: the first that is not, if any.
+    let wrong = |id: ValueRef, expected: Option<TypeRef>| {
+        let (ty, expected) = (type_of(id)?, expected?);
+        (!types.same(ty, expected))
+            .then(|| format!("value {id} is of type {ty} where one of type {expected} is read"))
+    };
     for (index, inst) in b.instructions.iter().enumerate() {
-        let fail = |problem: String| m.body_error(ordinal, format!("instruction {index}: {problem}"));
-        let mut missing = None;
-        let mut visit = |id: ValueRef| {
-            if u64::from(id) >= defined && missing.is_none() {
-                missing = Some(id);
-            }
-        };
-        typed.clear();
-        let mut of_type_of = |id: ValueRef, like: ValueRef| typed.extend(type_of(like).map(|t| (id, t)));
+        // The largest value id among the operands: the body must define it.
+        let mut largest = 0;
+        let mut mistyped = None;
         match &inst.op {
             Op::Call { call, .. } | Op::Invoke { call, .. } | Op::CallBr { call, .. } => {
-                visit(call.callee);
+                largest = call.callee;
                 // A metadata parameter takes a metadata id, a label one a block.
                 let params = types.function(call.function_type).map_or(&[][..], |(_, p, _)| p);
                 for (i, &arg) in call.args.iter().enumerate() {
                     let param = params.get(i).copied();
                     if !matches!(param.and_then(|p| types.get(p)), Some(Type::Metadata | Type::Label)) {
-                        visit(arg);
-                        typed.extend(param.map(|p| (arg, p)));
+                        largest = largest.max(arg);
+                        mistyped = mistyped.or_else(|| wrong(arg, param));
                     }
                 }
                 for input in call.bundles.iter().flat_map(|(_, inputs)| inputs) {
-                    if let Some(id) = input.value() {
-                        visit(id);
-                    }
+                    largest = largest.max(input.value().unwrap_or(0));
                 }
             }
             op => {
-                for_each_operand(op, &mut visit);
-                match op {
-                    Op::Binary { lhs, rhs, .. } | Op::Compare { lhs, rhs, .. } => of_type_of(*rhs, *lhs),
-                    Op::Select { true_value, false_value, .. } => of_type_of(*false_value, *true_value),
-                    Op::ShuffleVector { vector1, vector2, .. } => of_type_of(*vector2, *vector1),
-                    Op::CmpXchg { cmp, new, .. } => of_type_of(*new, *cmp),
+                for_each_operand(op, |id| largest = largest.max(id));
+                mistyped = match op {
+                    Op::Binary { lhs, rhs, .. } | Op::Compare { lhs, rhs, .. } => wrong(*rhs, type_of(*lhs)),
+                    Op::Select { true_value, false_value, .. } => wrong(*false_value, type_of(*true_value)),
+                    Op::ShuffleVector { vector1, vector2, .. } => wrong(*vector2, type_of(*vector1)),
+                    Op::CmpXchg { cmp, new, .. } => wrong(*new, type_of(*cmp)),
                     Op::Switch { condition, cases, .. } => {
-                        cases.iter().for_each(|&(case, _)| of_type_of(case, *condition))
+                        cases.iter().find_map(|&(case, _)| wrong(case, type_of(*condition)))
                     }
-                    Op::Phi { incoming, .. } => typed.extend(incoming.iter().map(|&(v, _)| (v, inst.ty))),
-                    _ => {}
-                }
+                    Op::Phi { incoming, .. } => incoming.iter().find_map(|&(v, _)| wrong(v, Some(inst.ty))),
+                    _ => None,
+                };
             }
         }
-        if let Some(id) = missing {
-            return Err(fail(format!("it uses value {id}, which the body never defines (it has {defined})")));
-        }
-        for &(id, expected) in &typed {
-            if let Some(ty) = type_of(id).filter(|&ty| !types.same(ty, expected)) {
-                return Err(fail(format!("value {id} is of type {ty} where one of type {expected} is read")));
-            }
+        let problem = if u64::from(largest) >= defined {
+            Some(format!("it uses value {largest}, which the body never defines (it has {defined})"))
+        } else {
+            mistyped
+        };
+        if let Some(problem) = problem {
+            return Err(m.body_error(ordinal, format!("instruction {index}: {problem}")));
         }
     }
     Ok(())

@@ -61,6 +61,9 @@ impl Attribute<'_> {
 /// version's order of kinds, kept as written). Sorted by key rather than searched: the
 /// input decides how many there are.
 pub(crate) fn as_a_set(attrs: Vec<Attribute<'_>>) -> Vec<Attribute<'_>> {
+    if is_a_set(&attrs) {
+        return attrs;
+    }
     // By key, then position: each key's run starts at its first place and ends with the
     // attribute that stays.
     let mut keyed: Vec<(usize, Attribute<'_>)> = attrs.into_iter().enumerate().collect();
@@ -82,6 +85,28 @@ pub(crate) fn as_a_set(attrs: Vec<Attribute<'_>>) -> Vec<Attribute<'_>> {
         (Err(a), Err(b)) => a.cmp(b),
     });
     set
+}
+
+/// Whether `attrs` is a set already, as every group a producer writes is: no kind twice,
+/// the string attributes last, each key after the one before.
+fn is_a_set(attrs: &[Attribute<'_>]) -> bool {
+    let mut kinds = [0u64; 4];
+    let mut last_key: Option<&[u8]> = None;
+    attrs.iter().all(|a| match a.key() {
+        Ok(code) if last_key.is_none() => {
+            let Some(word) = kinds.get_mut((code / 64) as usize) else { return false };
+            let bit = 1u64 << (code % 64);
+            let new = *word & bit == 0;
+            *word |= bit;
+            new
+        }
+        Ok(_) => false,
+        Err(key) => {
+            let after = last_key.is_none_or(|last| last < key);
+            last_key = Some(key);
+            after
+        }
+    })
 }
 
 impl<'a> AttributeList<'a> {
