@@ -106,14 +106,7 @@ pub(super) fn print(text: &mut Waiting, m: &Module<'_>, module_id: &str, major: 
     if !m.has_summary() {
         return Ok(());
     }
-    let mut records = Vec::new();
-    let mut reading = m.summary_records();
-    while let Some(r) = reading.next() {
-        let r = r?;
-        if let Some(place) = reading.place() {
-            records.push((r, place));
-        }
-    }
+    let records = m.summary_records().located().collect::<Result<Vec<_>>>()?;
     let file: &[u8] = m.source_filename.as_deref().unwrap_or(&[]);
     let delimiter = if major >= 19 { b';' } else { b':' };
     let mut index = Index {

@@ -41,9 +41,7 @@ pub struct RecordPlace {
 impl RecordPlace {
     /// An error about the record: `problem`, at its offset and block path.
     pub fn invalid(&self, problem: String) -> Error {
-        Error::new(ErrorKind::Invalid(problem), self.bit_offset)
-            .with_block_path([ir::module_block::ID, self.block])
-            .with_record_code(self.code)
+        self.error(ErrorKind::Invalid(problem))
     }
 
     /// `e` at the record, unless it already says where it is.
@@ -51,7 +49,11 @@ impl RecordPlace {
         if e.bit_offset() != 0 || !e.block_path().is_empty() {
             return e;
         }
-        Error::new(e.kind().clone(), self.bit_offset)
+        self.error(e.kind().clone())
+    }
+
+    fn error(&self, kind: ErrorKind) -> Error {
+        Error::new(kind, self.bit_offset)
             .with_block_path([ir::module_block::ID, self.block])
             .with_record_code(self.code)
     }
@@ -65,9 +67,10 @@ impl<'m, 'a, R> BlockRecords<'m, 'a, R> {
         BlockRecords { blocks: blocks.iter(), ids, decode, walker: None, failed: false, last: None }
     }
 
-    /// Where the record returned last is (`None` before the first).
-    pub fn place(&self) -> Option<RecordPlace> {
-        self.last
+    /// The records with where each is, for errors found in them once the walk has moved
+    /// on.
+    pub fn located(mut self) -> impl Iterator<Item = Result<(R, RecordPlace)>> + use<'m, 'a, R> {
+        std::iter::from_fn(move || self.next_located())
     }
 
     /// An error about the record returned last: `problem`, at its offset and block path.
@@ -83,6 +86,13 @@ impl<'a, R> Iterator for BlockRecords<'_, 'a, R> {
     type Item = Result<R>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        self.next_located().map(|r| r.map(|(r, _)| r))
+    }
+}
+
+impl<R> BlockRecords<'_, '_, R> {
+    /// The next record and where it is.
+    fn next_located(&mut self) -> Option<Result<(R, RecordPlace)>> {
         if self.failed {
             return None;
         }
@@ -119,9 +129,10 @@ impl<'a, R> Iterator for BlockRecords<'_, 'a, R> {
                     };
                     match decoded {
                         Ok(Some(r)) => {
-                            self.last =
-                                Some(RecordPlace { bit_offset: record.bit_offset, block, code: record.code });
-                            return Some(Ok(r));
+                            let place =
+                                RecordPlace { bit_offset: record.bit_offset, block, code: record.code };
+                            self.last = Some(place);
+                            return Some(Ok((r, place)));
                         }
                         Ok(None) => {}
                         Err(e) => {
