@@ -532,21 +532,23 @@ pub fn corpus_mutants_print_as_llvm_dis_reads_them() {
     let scratch_dir = tempfile::tempdir().unwrap();
     let scratch = scratch_dir.path();
     let mut problems = Vec::new();
-    for (i, &(name, byte, bits, what)) in MUTANTS.iter().enumerate() {
+    // Corpus file `name` with `bits` of byte `byte` flipped, written as `file`.
+    let flipped = |name: &str, byte: usize, bits: u8, file: String| {
         let mut bytes = std::fs::read(shared.join("corpus").join(name)).unwrap();
         bytes[byte] ^= bits;
-        let mutant = scratch.join(format!("mutant{i}.bc"));
-        std::fs::write(&mutant, &bytes).unwrap();
+        let path = scratch.join(file);
+        std::fs::write(&path, &bytes).unwrap();
+        (bytes, path)
+    };
+    for (i, &(name, byte, bits, what)) in MUTANTS.iter().enumerate() {
+        let (_, mutant) = flipped(name, byte, bits, format!("mutant{i}.bc"));
         let outcome = compare(&mutant, "mutant", 14, &dis, scratch);
         if outcome.equal != outcome.modules || !outcome.problems.is_empty() {
             problems.push(format!("{name} byte {byte} ^ {bits} ({what}): {}", outcome.problems.join("; ")));
         }
     }
     for (i, &(name, byte, bits, message)) in REFUSED_MUTANTS.iter().enumerate() {
-        let mut bytes = std::fs::read(shared.join("corpus").join(name)).unwrap();
-        bytes[byte] ^= bits;
-        let mutant = scratch.join(format!("refused{i}.bc"));
-        std::fs::write(&mutant, &bytes).unwrap();
+        let (bytes, mutant) = flipped(name, byte, bits, format!("refused{i}.bc"));
         if let Ok(texts) = reference(&dis, &mutant, scratch) {
             problems
                 .push(format!("{name} byte {byte} ^ {bits}: llvm-dis-14 reads it ({} modules)", texts.len()));

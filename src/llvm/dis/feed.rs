@@ -76,13 +76,19 @@ pub(super) fn read_all<'a>(m: &Module<'a>, mut take: impl FnMut(ReadBody<'a>) ->
     Ok(())
 }
 
+/// What is checked of body `ordinal` once read, before it is printed: its constants'
+/// nesting (the module's having `depths`) and its operands.
+fn check(m: &Module<'_>, ordinal: u32, body: &FunctionBody<'_>, types: &Types, depths: &[u32]) -> Result<()> {
+    nesting::check_body(m, ordinal, body, depths)?;
+    operands::check_body(m, ordinal, body, types)
+}
+
 /// Reads and checks body `ordinal` of `m` in turn: `types` holds the types every body
 /// before it added.
 fn read_in_turn<'a>(m: &Module<'a>, ordinal: u32, types: &mut Types, depths: &[u32]) -> Result<ReadBody<'a>> {
     let before = types.len();
     let body = m.read_body(ordinal as usize, types)?;
-    nesting::check_body(m, ordinal, &body, depths)?;
-    operands::check_body(m, ordinal, &body, types)?;
+    check(m, ordinal, &body, types, depths)?;
     let added_types = types.added_since(before).to_vec();
     Ok(ReadBody { ordinal, body, added_types })
 }
@@ -113,8 +119,7 @@ fn read_out_of_turn<'a>(
         return Ok(None);
     }
     let body = body?;
-    nesting::check_body(m, ordinal, &body, depths)?;
-    operands::check_body(m, ordinal, &body, types)?;
+    check(m, ordinal, &body, types, depths)?;
     Ok(Some(body))
 }
 

@@ -495,9 +495,9 @@ fn module_metadata<'a>(m: &Module<'a>) -> Result<Metadata<'a>> {
     for (id, name) in &m.md_kinds {
         md.add_kind(*id, name);
     }
-    let mut records = m.metadata_records();
-    while let Some(r) = records.next() {
-        md.add_module_record(r?).map_err(|e| records.invalid(e))?;
+    for r in m.metadata_records().located() {
+        let (r, place) = r?;
+        md.add_module_record(r).map_err(|e| place.invalid(e))?;
     }
     Ok(md)
 }

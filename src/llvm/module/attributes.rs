@@ -41,16 +41,25 @@ pub struct AttributeList<'a> {
 pub const FUNCTION_INDEX: u32 = u32::MAX;
 
 impl Attribute<'_> {
-    /// What one attribute of a set is per: its kind's code, or a string attribute's key.
-    /// A set holds one attribute per key.
-    pub fn key(&self) -> Result<u64, &[u8]> {
+    /// Its kind, unless it is a string attribute.
+    pub fn kind(&self) -> Option<AttributeKind> {
         match self {
             Attribute::Enum(k)
             | Attribute::Int(k, _)
             | Attribute::Type(k, _)
             | Attribute::Range(k, ..)
-            | Attribute::RangeList(k, ..) => Ok(k.code()),
+            | Attribute::RangeList(k, ..) => Some(*k),
+            Attribute::String(..) => None,
+        }
+    }
+
+    /// What one attribute of a set is per: its kind's code, or a string attribute's key.
+    /// A set holds one attribute per key; kinds order before keys.
+    pub fn key(&self) -> Result<u64, &[u8]> {
+        match self {
             Attribute::String(key, _) => Err(key),
+            // Every other attribute has a kind.
+            _ => Ok(self.kind().map_or(0, |k| k.code())),
         }
     }
 }
@@ -75,16 +84,13 @@ pub(crate) fn as_a_set(attrs: Vec<Attribute<'_>>) -> Vec<Attribute<'_>> {
             _ => kept.push((i, a)),
         }
     }
-    kept.sort_by_key(|(i, _)| *i);
-    let mut set: Vec<Attribute<'_>> = kept.into_iter().map(|(_, a)| a).collect();
-    // Stable: the kinds keep their order.
-    set.sort_by(|a, b| match (a.key(), b.key()) {
-        (Ok(_), Ok(_)) => std::cmp::Ordering::Equal,
-        (Ok(_), Err(_)) => std::cmp::Ordering::Less,
-        (Err(_), Ok(_)) => std::cmp::Ordering::Greater,
-        (Err(a), Err(b)) => a.cmp(b),
-    });
-    set
+    // The kinds come first (`Ok` before `Err`) and go back to where they were written;
+    // the string attributes stay in key order.
+    let kinds = kept.partition_point(|(_, a)| a.key().is_ok());
+    if let Some(written) = kept.get_mut(..kinds) {
+        written.sort_by_key(|(i, _)| *i);
+    }
+    kept.into_iter().map(|(_, a)| a).collect()
 }
 
 /// Whether `attrs` is a set already, as every group a producer writes is: no kind twice,

@@ -662,20 +662,7 @@ fn strip_intrinsic_mustprogress(m: &mut Module<'_>) {
 /// An attribute as the model keeps it.
 fn attribute(a: ir::Attribute<'_>) -> std::result::Result<Attribute<'_>, String> {
     use ir::Attribute as G;
-    let kind = match &a {
-        G::Enum { kind }
-        | G::Int { kind, .. }
-        | G::TypeUntyped { kind }
-        | G::Type { kind, .. }
-        | G::ConstantRange { kind, .. }
-        | G::ConstantRangeList { kind, .. } => Some(*kind),
-        G::String { .. } | G::StringValue { .. } => None,
-    };
-    // LLVM's reader refuses a kind it does not know, where this one would drop it.
-    if let Some(ir::AttributeKind::Unknown(code)) = kind {
-        return Err(format!("attribute kind {code} is not one LLVM knows"));
-    }
-    Ok(match a {
+    let a = match a {
         G::Enum { kind } => Attribute::Enum(kind),
         G::Int { kind, value } => Attribute::Int(kind, value),
         G::String { key } => Attribute::String(key, None),
@@ -688,5 +675,10 @@ fn attribute(a: ir::Attribute<'_>) -> std::result::Result<Attribute<'_>, String>
         G::ConstantRangeList { kind, bit_width, ranges, .. } => {
             Attribute::RangeList(kind, bit_width, ranges.into_iter().map(|r| (r.lower, r.upper)).collect())
         }
-    })
+    };
+    // LLVM's reader refuses a kind it does not know, where this one would drop it.
+    match a.kind() {
+        Some(ir::AttributeKind::Unknown(code)) => Err(format!("attribute kind {code} is not one LLVM knows")),
+        _ => Ok(a),
+    }
 }

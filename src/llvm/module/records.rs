@@ -22,8 +22,6 @@ pub struct BlockRecords<'m, 'a, R> {
     /// The block being read: its walker and how deep inside it the walk is.
     walker: Option<(Walker<'a>, usize)>,
     failed: bool,
-    /// Where the record returned last is.
-    last: Option<RecordPlace>,
 }
 
 /// Where a record of a block directly inside the module block is: what an error found in
@@ -64,21 +62,13 @@ impl<'m, 'a, R> BlockRecords<'m, 'a, R> {
     /// `decode` (the records of blocks nested in them are decoded, for their errors, and
     /// passed over).
     pub(crate) fn new(blocks: &'m [Walker<'a>], ids: &'static [u32], decode: Decode<'a, R>) -> Self {
-        BlockRecords { blocks: blocks.iter(), ids, decode, walker: None, failed: false, last: None }
+        BlockRecords { blocks: blocks.iter(), ids, decode, walker: None, failed: false }
     }
 
     /// The records with where each is, for errors found in them once the walk has moved
     /// on.
     pub fn located(mut self) -> impl Iterator<Item = Result<(R, RecordPlace)>> + use<'m, 'a, R> {
         std::iter::from_fn(move || self.next_located())
-    }
-
-    /// An error about the record returned last: `problem`, at its offset and block path.
-    pub fn invalid(&self, problem: String) -> Error {
-        match self.last {
-            Some(place) => place.invalid(problem),
-            None => Error::new(ErrorKind::Invalid(problem), 0),
-        }
     }
 }
 
@@ -131,7 +121,6 @@ impl<R> BlockRecords<'_, '_, R> {
                         Ok(Some(r)) => {
                             let place =
                                 RecordPlace { bit_offset: record.bit_offset, block, code: record.code };
-                            self.last = Some(place);
                             return Some(Ok((r, place)));
                         }
                         Ok(None) => {}
