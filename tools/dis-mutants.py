@@ -2,7 +2,7 @@
 """Compares `bcdump --dis` with an llvm-dis on random mutants of bitcode files.
 
 Usage: SEED=5 tools/dis-mutants.py N LLVM_DIS FILE... (from the repository root, after
-`cargo build --release -p bcdump`). Each file gets N mutants of 1 to 3 random bit flips
+`cargo build --release -p bcdump`; BCDUMP names another build). Each file gets N mutants of 1 to 3 random bit flips
 past its first 20 bytes; both tools read each one (30 s limit) and the outcome is counted:
 both print the same text (the ModuleID line aside), both print different texts, both
 refuse, or one prints what the other refuses (llvm-dis crashing is counted apart). Every
@@ -15,7 +15,7 @@ import random
 import subprocess
 import sys
 
-BCDUMP = os.path.join(os.path.dirname(__file__), "..", "target", "release", "bcdump")
+BCDUMP = os.environ.get("BCDUMP") or os.path.join(os.path.dirname(__file__), "..", "target", "release", "bcdump")
 
 
 def text_after_module_id(path):

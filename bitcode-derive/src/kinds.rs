@@ -324,9 +324,13 @@ impl<I, F> Kind<I, F> {
     /// True for kinds whose reader needs the decode context.
     pub fn needs_ctx(&self) -> bool {
         match self {
-            Kind::Relative | Kind::SignedRelative | Kind::ValueType | Kind::Group(_) | Kind::Struct(_) => {
-                true
-            }
+            Kind::Relative
+            | Kind::SignedRelative
+            | Kind::ValueType
+            | Kind::String
+            | Kind::CString
+            | Kind::Group(_)
+            | Kind::Struct(_) => true,
             Kind::Array(element) | Kind::CountedArray(element, _) => element.value.needs_ctx(),
             _ => false,
         }

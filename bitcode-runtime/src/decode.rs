@@ -334,6 +334,13 @@ pub trait DecodeContext {
         None
     }
 
+    /// What a string field does with an operand over 255: `false` (the default) refuses
+    /// it, so that every decoded record encodes back to its operands; `true` keeps the
+    /// operand's low byte, as LLVM's reader does (it appends each operand as a `char`).
+    fn low_byte_strings(&self) -> bool {
+        false
+    }
+
     /// Takes a warning.
     fn warn(&mut self, warning: Warning);
 }
@@ -356,6 +363,8 @@ pub struct BasicContext {
     pub absolute_ids: bool,
     /// Reported by [`DecodeContext::call_params`].
     pub call_params: Option<u32>,
+    /// Reported by [`DecodeContext::low_byte_strings`].
+    pub low_byte_strings: bool,
     /// Every warning so far.
     pub warnings: Vec<Warning>,
 }
@@ -385,6 +394,12 @@ impl BasicContext {
     pub fn with_call_params(self, call_params: Option<u32>) -> Self {
         BasicContext { call_params, ..self }
     }
+
+    /// With [`low_byte_strings`](Self::low_byte_strings) set: strings read as LLVM's
+    /// reader reads them.
+    pub fn with_low_byte_strings(self, low_byte_strings: bool) -> Self {
+        BasicContext { low_byte_strings, ..self }
+    }
 }
 
 impl DecodeContext for BasicContext {
@@ -402,6 +417,10 @@ impl DecodeContext for BasicContext {
 
     fn call_params(&self) -> Option<u32> {
         self.call_params
+    }
+
+    fn low_byte_strings(&self) -> bool {
+        self.low_byte_strings
     }
 
     fn warn(&mut self, warning: Warning) {
@@ -831,33 +850,34 @@ impl<'r, 'a> Operands<'r, 'a> {
         }
     }
 
-    /// The record's blob, or else every remaining operand as a byte.
-    pub fn string(&mut self, field: &'static str) -> Result<Bytes<'a>> {
+    /// The record's blob, or else every remaining operand as a byte (an operand over 255
+    /// as `ctx` says: see [`DecodeContext::low_byte_strings`]).
+    pub fn string<C: DecodeContext + ?Sized>(&mut self, field: &'static str, ctx: &C) -> Result<Bytes<'a>> {
         if let Some(blob) = self.blob {
             return Ok(Bytes::borrowed(blob));
         }
         let rest = self.ops.get(self.pos..).unwrap_or(&[]);
-        let bytes = self.bytes_of(field, rest)?;
+        let bytes = self.bytes_of(field, rest, ctx.low_byte_strings())?;
         self.pos = self.ops.len();
         Ok(bytes)
     }
 
-    /// Bytes up to a terminating 0 (which is read, not kept).
-    pub fn cstring(&mut self, field: &'static str) -> Result<Bytes<'a>> {
+    /// Bytes up to a terminating 0 operand (which is read, not kept; 256 is not one).
+    pub fn cstring<C: DecodeContext + ?Sized>(&mut self, field: &'static str, ctx: &C) -> Result<Bytes<'a>> {
         let rest = self.ops.get(self.pos..).unwrap_or(&[]);
         let Some(len) = rest.iter().position(|&v| v == 0) else {
             return Err(self.error(field, FieldProblem::Unterminated));
         };
-        let bytes = self.bytes_of(field, rest.get(..len).unwrap_or(&[]))?;
+        let bytes = self.bytes_of(field, rest.get(..len).unwrap_or(&[]), ctx.low_byte_strings())?;
         self.pos += len + 1;
         Ok(bytes)
     }
 
-    fn bytes_of(&self, field: &'static str, ops: &[u64]) -> Result<Bytes<'a>> {
+    fn bytes_of(&self, field: &'static str, ops: &[u64], low_bytes: bool) -> Result<Bytes<'a>> {
         // Checked in one pass without an early exit (the compiler makes it a few vector
         // operations), then converted at the string's exact size; the operand that is not
         // a byte is looked for only when there is one.
-        if ops.iter().fold(0, |high, &v| high | v) > u64::from(u8::MAX) {
+        if !low_bytes && ops.iter().fold(0, |high, &v| high | v) > u64::from(u8::MAX) {
             let value = ops.iter().copied().find(|&v| v > u64::from(u8::MAX)).unwrap_or_default();
             return Err(self.error(field, FieldProblem::NotAByte { value }));
         }
@@ -1101,9 +1121,18 @@ mod tests {
         assert_eq!(o.align("c").unwrap(), None);
         assert_eq!(o.align("d").unwrap().map(Align::bytes), Some(16));
         assert!(o.align("e").is_err());
-        assert_eq!(o.cstring("f").unwrap(), "hi");
-        let e = o.string("g").unwrap_err();
+        assert_eq!(o.cstring("f", &BasicContext::new()).unwrap(), "hi");
+        let e = o.string("g", &BasicContext::new()).unwrap_err();
         assert!(e.to_string().contains("300 is not a byte"), "{e}");
+        // LLVM's reader keeps the low byte (300 = 0x12c).
+        let low = BasicContext::new().with_low_byte_strings(true);
+        assert_eq!(o.string("g", &low).unwrap(), *b"\x2c".as_slice());
+        let ops = [256 + u64::from(b'a'), 256, 0, 7];
+        let r = record(&ops);
+        let mut o = Operands::new(&r, &INFO);
+        assert!(o.cstring("k", &BasicContext::new()).is_err());
+        assert_eq!(o.cstring("k", &low).unwrap(), *b"a\0".as_slice(), "256 is no terminator");
+        assert_eq!(o.raw("after").unwrap(), 7);
     }
 
     #[test]

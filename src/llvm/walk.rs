@@ -230,6 +230,7 @@ impl<'a> Walker<'a> {
             depth: self.depth,
             ..Walker::reading(self.cursor.clone(), self.numbering.clone())
         };
+        part.context.low_byte_strings = self.context.low_byte_strings;
         if let Some(id) = part.cursor.current_block() {
             part.skipped_state = Some(part.state_after_skipping(id));
         }
@@ -434,6 +435,13 @@ impl<'a> Walker<'a> {
     /// The value numbering so far.
     pub fn numbering(&self) -> &ValueNumbering {
         &self.numbering
+    }
+
+    /// Reads strings as LLVM's IR reader does: a string operand over 255 gives its low
+    /// byte rather than an error (see `DecodeContext::low_byte_strings`). Walkers cloned
+    /// from this one, and the parts it hands out, read them so too.
+    pub fn read_strings_as_llvm(&mut self) {
+        self.context.low_byte_strings = true;
     }
 
     /// The decode context (its warnings collect every decoder's).

@@ -124,8 +124,8 @@ impl<'s> Cx<'s> {
             Kind::Type => quote!(ops.type_id(#n)),
             Kind::OptionalIndex => quote!(ops.optional_index(#n)),
             Kind::Align => quote!(ops.align(#n)),
-            Kind::String => quote!(ops.string(#n)),
-            Kind::CString => quote!(ops.cstring(#n)),
+            Kind::String => quote!(ops.string(#n, #ctx)),
+            Kind::CString => quote!(ops.cstring(#n, #ctx)),
             Kind::Blob => quote!(ops.blob(#n)),
             Kind::Array(e) => {
                 let inner = self.read_call(&e.value, name, ctx, scope, false, refs);

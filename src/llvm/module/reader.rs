@@ -21,6 +21,7 @@ use crate::llvm::{Walker, WalkerEvent};
 /// Every module of `stream`, its function bodies not yet read.
 pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
     let mut walker = Walker::new(stream);
+    walker.read_strings_as_llvm();
     let mut modules: Vec<Module<'a>> = Vec::new();
     let mut producer: Option<Bytes<'a>> = None;
     let mut strtab: &'a [u8] = &[];
