@@ -526,6 +526,11 @@ const REFUSED_MUTANTS: &[(&str, usize, u8, &str)] = &[
         1,
         "main: instruction 51: value 249 is of type 15 where one of type 0",
     ),
+    // Constants LLVM's reader refuses ("Invalid record").
+    ("clang14__hello__O0.bc", 2119, 32, "main: an integer constant of type 6, which is not an integer type"),
+    ("clang14__switchphi__O2.bc", 1908, 1, "a blockaddress of value 23, which is not a function"),
+    // A record of another code among the operand bundle tags ("Invalid record").
+    ("clang14__switchphi__O2.bc", 2851, 64, "a record of code 5 among the operand bundle tags"),
 ];
 
 /// Each of [`MUTANTS`] prints as llvm-dis-14 prints it; each of [`REFUSED_MUTANTS`] is

@@ -31,11 +31,13 @@ pub(crate) fn invalid(bit_offset: u64, problem: String) -> Error {
     Error::new(ErrorKind::Invalid(problem), bit_offset)
 }
 
-/// A constant of type `ty` from its CONSTANTS_BLOCK record.
+/// A constant of type `ty` from its CONSTANTS_BLOCK record; `is_function` tells whether
+/// a value id names a function (what a blockaddress must name).
 pub(super) fn read_constant<'a>(
     types: &Types,
     r: cb::Record<'a>,
     ty: TypeRef,
+    is_function: impl Fn(u32) -> bool,
 ) -> std::result::Result<Constant<'a>, String> {
     use cb::Record as C;
     let gep = |source: u32, flags: ir::GepFlags, inrange: Option<u64>, ops: Vec<u32>| Constant::Gep {
@@ -47,12 +49,29 @@ pub(super) fn read_constant<'a>(
     };
     // The records before GepFlags: inbounds or not, nothing else.
     let only_inbounds = |inbounds: bool| ir::GepFlags { inbounds, nusw: false, nuw: false, other_bits: 0 };
+    // LLVM's reader refuses an integer of another type (newer ones take a vector of
+    // integers too, which no writer this reads writes) and a null of a type without one.
+    let integer = |what: &str| match types.is_integer(ty) {
+        true => Ok(()),
+        false => Err(format!("{what} constant of type {ty}, which is not an integer type")),
+    };
     Ok(match r {
-        C::Null(_) => Constant::Null,
+        C::Null(_) => {
+            if matches!(types.get(ty), Some(Type::Void | Type::Function { .. } | Type::Label)) {
+                return Err(format!("a null constant of type {ty}, which has no null value"));
+            }
+            Constant::Null
+        }
         C::Undef(_) => Constant::Undef,
         C::Poison(_) => Constant::Poison,
-        C::Integer(i) => Constant::Int(i.value),
-        C::WideInteger(w) => Constant::WideInt(w.words.iter().map(|&w| w as u64).collect()),
+        C::Integer(i) => {
+            integer("an integer")?;
+            Constant::Int(i.value)
+        }
+        C::WideInteger(w) => {
+            integer("a wide integer")?;
+            Constant::WideInt(w.words.iter().map(|&w| w as u64).collect())
+        }
         C::Float(f) => Constant::Float(f.bits, f.extra_bits.unwrap_or(0)),
         C::Aggregate(a) => Constant::Aggregate(a.elements.iter().map(|e| e.0).collect()),
         C::String(s) => Constant::String { bytes: s.bytes, cstring: false },
@@ -116,7 +135,12 @@ pub(super) fn read_constant<'a>(
         C::CeShufflevec(s) => Constant::ShuffleVector(s.vector1.0, s.vector2.0, s.mask.0),
         C::CeShufvecEx(s) => Constant::ShuffleVector(s.vector1.0, s.vector2.0, s.mask.0),
         C::CeCmp(c) => Constant::Compare { predicate: c.predicate, lhs: c.lhs.0, rhs: c.rhs.0 },
-        C::Blockaddress(b) => Constant::BlockAddress { function: b.function.0, block: b.block },
+        C::Blockaddress(b) => {
+            if !is_function(b.function.0) {
+                return Err(format!("a blockaddress of value {}, which is not a function", b.function.0));
+            }
+            Constant::BlockAddress { function: b.function.0, block: b.block }
+        }
         C::DsoLocalEquivalent(d) => Constant::DsoLocalEquivalent(d.global.0),
         C::NoCfiValue(n) => Constant::NoCfi(n.function.0),
         C::Inlineasm(a) => Constant::InlineAsm {
@@ -406,7 +430,9 @@ impl<'a> BodyReader<'_, 'a> {
                 Ok(())
             }
             A::ConstantsBlock(r) => {
-                let c = read_constant(self.types, r, self.constant_type)?;
+                let is_function =
+                    |id: u32| matches!(self.value(id), Some(Value { kind: ValueKind::Function(_), .. }));
+                let c = read_constant(self.types, r, self.constant_type, is_function)?;
                 let value = |id: u32| self.value(id);
                 let c = Folder { m: self.m, types: self.types, value: &value }.fold(c, self.constant_type);
                 self.body.values.push(Value { ty: self.constant_type, kind: ValueKind::Constant(c) });

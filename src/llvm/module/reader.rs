@@ -217,7 +217,10 @@ impl<'a> State<'a> {
                     return Ok(());
                 }
                 let ty = self.constant_type;
-                let c = read_constant(&m.types, r, ty)?;
+                let is_function = |id: u32| {
+                    matches!(m.values.get(id as usize), Some(Value { kind: ValueKind::Function(_), .. }))
+                };
+                let c = read_constant(&m.types, r, ty, is_function)?;
                 let module: &Module<'a> = m;
                 let value = |id: u32| module.values.get(id as usize);
                 let c = Folder { m: module, types: &module.types, value: &value }.fold(c, ty);
@@ -239,6 +242,13 @@ impl<'a> State<'a> {
             A::OperandBundleTagsBlock(ir::operand_bundle_tags_block::Record::OperandBundleTag(t)) => {
                 m.bundle_tags.push(t.tag);
                 Ok(())
+            }
+            // LLVM's reader takes nothing else in these two blocks ("Invalid record").
+            A::SyncScopeNamesBlock(ir::sync_scope_names_block::Record::Unknown(raw)) => {
+                Err(format!("a record of code {} among the sync scope names", raw.code))
+            }
+            A::OperandBundleTagsBlock(ir::operand_bundle_tags_block::Record::Unknown(raw)) => {
+                Err(format!("a record of code {} among the operand bundle tags", raw.code))
             }
             A::ValueSymtabBlock(r) => {
                 use ir::value_symtab_block::Record as V;

@@ -364,6 +364,11 @@ impl Types {
         matches!(self.get(ty), Some(Type::Void))
     }
 
+    /// Whether `ty` is an integer type (`i1`, `i32`...).
+    pub fn is_integer(&self, ty: TypeRef) -> bool {
+        matches!(self.get(ty), Some(Type::Integer(_)))
+    }
+
     /// Whether `ty` is `metadata` (a parameter whose arguments are metadata ids).
     pub fn is_metadata(&self, ty: TypeRef) -> bool {
         matches!(self.get(ty), Some(Type::Metadata))
