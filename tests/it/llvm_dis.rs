@@ -484,6 +484,8 @@ const MUTANTS: &[(&str, usize, u8, &str)] = &[
     ("clang14__linkage__O2_flto_thin.bc", 6576, 16, "a sync scope name's operand 613"),
     ("clang14__hello__O0.bc", 351, 64, "an attribute key's operand 370"),
     ("clang14__hello__O0.bc", 698, 1, "an attribute value's operand 621"),
+    // An attribute's key is written as it is (its value escaped).
+    ("clang14__hello__O0.bc", 253, 2, "frame-pointer becomes frame\\rpointer"),
 ];
 
 /// Corpus files with one bit changed that llvm-dis-14 refuses: the printer must refuse

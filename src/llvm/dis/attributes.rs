@@ -52,8 +52,13 @@ impl AttrWriter<'_> {
                 }
             }
             Attribute::String(key, value) => {
+                // LLVM writes the key as it is and escapes only the value. A key that is
+                // not UTF-8 cannot go into this text as it is, and is escaped.
                 out.push('"');
-                names::escaped(out, key);
+                match std::str::from_utf8(key) {
+                    Ok(key) => out.push_str(key),
+                    Err(_) => names::escaped(out, key),
+                }
                 out.push('"');
                 if let Some(v) = value {
                     out.push_str("=\"");
