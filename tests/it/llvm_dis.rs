@@ -533,6 +533,25 @@ const REFUSED_MUTANTS: &[(&str, usize, u8, &str)] = &[
     ("clang14__switchphi__O2.bc", 1908, 1, "a blockaddress of value 23, which is not a function"),
     // A record of another code among the operand bundle tags ("Invalid record").
     ("clang14__switchphi__O2.bc", 2851, 64, "a record of code 5 among the operand bundle tags"),
+    // A body the module's symbol table places elsewhere than it is ("Invalid record").
+    (
+        "clang14__classes__O0_g.bc",
+        36879,
+        32,
+        "the symbol table puts function 58's body at word 8871, but its FUNCTION_BLOCK is at word 9127",
+    ),
+    // A function's name outside the string table ("Invalid record").
+    ("clang14__atomics__O2.bc", 1514, 32, "the name of function 0 (offset 303, size 11) is outside"),
+    // An alloca's count of another type than its record says, a phi from a block the body
+    // does not have ("Invalid record").
+    (
+        "clang14__hello__O0.bc",
+        2142,
+        4,
+        "main: an alloca's count, value 6, is of type 5 where the record says 4",
+    ),
+    ("clang14__classes__O0_g.bc", 24514, 2, "an alloca's count, value 192, is of type 15"),
+    ("clang14__switchphi__O2.bc", 4777, 32, "a phi comes from block 9, which the body does not have"),
 ];
 
 /// Each of [`MUTANTS`] prints as llvm-dis-14 prints it; each of [`REFUSED_MUTANTS`] is

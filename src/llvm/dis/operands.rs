@@ -53,7 +53,16 @@ pub(super) fn check_body(m: &Module<'_>, ordinal: u32, b: &FunctionBody<'_>, typ
                     Op::Switch { condition, cases, .. } => {
                         cases.iter().find_map(|&(case, _)| wrong(case, type_of(*condition)))
                     }
-                    Op::Phi { incoming, .. } => incoming.iter().find_map(|&(v, _)| wrong(v, Some(inst.ty))),
+                    Op::Phi { incoming, .. } => incoming.iter().find_map(|&(v, block)| {
+                        // LLVM's reader looks the block up as it reads the phi.
+                        match block as usize >= b.blocks.len() {
+                            true => Some(format!(
+                                "a phi comes from block {block}, which the body does not have (it has {})",
+                                b.blocks.len()
+                            )),
+                            false => wrong(v, Some(inst.ty)),
+                        }
+                    }),
                     _ => None,
                 };
             }

@@ -777,6 +777,16 @@ impl<'a> BodyReader<'_, 'a> {
                 self.check_type(allocated)?;
                 let address_space = a.address_space.unwrap_or(self.m.alloca_address_space);
                 let ty = self.types.pointer_to(allocated, address_space, typed);
+                // LLVM's reader reads the count as of the record's type ("Invalid record"
+                // when the value has another; a value defined later is checked as used).
+                if let Some(count) = self.value(a.size.0) {
+                    if !self.types.same(count.ty, a.size_type.0) {
+                        return Err(format!(
+                            "an alloca's count, value {}, is of type {} where the record says {}",
+                            a.size.0, count.ty, a.size_type.0
+                        ));
+                    }
+                }
                 let log2 = a.flags.align_lower | (a.flags.align_upper << 5);
                 let align = (log2 != 0).then(|| 1u64 << ((log2 - 1) & 63));
                 let op = Op::Alloca {

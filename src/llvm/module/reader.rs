@@ -29,15 +29,21 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
     let mut unnamed_from = 0;
     let mut stack: Vec<u32> = Vec::new();
     let mut state = State::default();
+    // The last top-level IDENTIFICATION block's start, until its module begins.
+    let mut identification_at: Option<u64> = None;
     loop {
         let (block, body_start, kept) = {
             let Some(event) = walker.next_event()? else { break };
             match event {
                 WalkerEvent::Block(header) => {
                     stack.push(header.id);
+                    if stack.len() == 1 && header.id == ir::identification_block::ID {
+                        identification_at = Some(header.bit_offset);
+                    }
                     if stack.len() == 1 && header.id == ir::module_block::ID {
                         modules.push(Module { producer: producer.take(), ..Module::default() });
-                        state = State::default();
+                        let bitcode_start = identification_at.take().unwrap_or(header.bit_offset);
+                        state = State { bitcode_start, ..State::default() };
                     }
                     if stack == [ir::module_block::ID, ir::constants_block::ID] {
                         if let Some(m) = modules.last_mut() {
@@ -49,7 +55,7 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                     }
                     (
                         None,
-                        header.id == ir::function_block::ID,
+                        (header.id == ir::function_block::ID).then_some(header.bit_offset),
                         match stack.as_slice() {
                             [ir::module_block::ID, ir::metadata_block::ID] => Some(Kept::Metadata),
                             [ir::module_block::ID, ir::globalval_summary_block::ID]
@@ -64,7 +70,9 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                     stack.pop();
                     if stack.is_empty() && id == ir::strtab_block::ID && !strtab.is_empty() {
                         for module in modules.iter_mut().skip(unnamed_from) {
-                            name_from_strtab(module, strtab);
+                            name_from_strtab(module, strtab).map_err(|problem| {
+                                walker.locate(invalid(walker.cursor().position(), problem))
+                            })?;
                         }
                         unnamed_from = modules.len();
                     }
@@ -87,13 +95,13 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                             }
                         }
                     }
-                    (None, false, None)
+                    (None, None, None)
                 }
-                WalkerEvent::Deferred { .. } => (None, false, None),
+                WalkerEvent::Deferred { .. } => (None, None, None),
                 WalkerEvent::Record { block, record, ctx } => {
                     let decoded = ir::decode_record(block, &record, ctx)
                         .map_err(|e| e.with_block_path(record.path.ids()))?;
-                    (Some((block, decoded, record.bit_offset)), false, None)
+                    (Some((block, decoded, record.bit_offset)), None, None)
                 }
             }
         };
@@ -111,7 +119,7 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
             stack.pop();
             continue;
         }
-        if body_start {
+        if let Some(body_at) = body_start {
             let Some(module) = modules.last_mut() else { continue };
             let index = state.next_body(module).ok_or_else(|| {
                 walker.locate(invalid(
@@ -125,6 +133,10 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                 module.bodies.reserve_exact(module.functions.iter().filter(|f| !f.is_proto).count());
             }
             module.bodies.push((index, walker.clone()));
+            state.body_words.resize(module.functions.len(), 0);
+            if let Some(word) = state.body_words.get_mut(index as usize) {
+                *word = body_at.saturating_sub(state.bitcode_start) / 32 + 1;
+            }
             walker.skip_block()?;
             stack.pop();
             continue;
@@ -146,7 +158,8 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
         state.record(module, record).map_err(|p| walker.locate(invalid(offset, p)))?;
     }
     for module in modules.iter_mut().skip(unnamed_from) {
-        name_from_strtab(module, &[]);
+        let end = walker.cursor().position();
+        name_from_strtab(module, &[]).map_err(|problem| invalid(end, problem))?;
     }
     for module in &mut modules {
         strip_intrinsic_mustprogress(module);
@@ -177,6 +190,12 @@ struct State<'a> {
     num_types: usize,
     /// The metadata kind ids given so far.
     md_kind_ids: std::collections::HashSet<u32>,
+    /// Where the module's bitcode begins (its IDENTIFICATION block, else the MODULE
+    /// block), the bit FNENTRY offsets count from.
+    bitcode_start: u64,
+    /// Each body's FUNCTION_BLOCK, in words from one word before `bitcode_start` (as
+    /// FNENTRY records say it), by function index (0 for a function without one).
+    body_words: Vec<u64>,
 }
 
 impl<'a> State<'a> {
@@ -254,12 +273,30 @@ impl<'a> State<'a> {
                 use ir::value_symtab_block::Record as V;
                 let (value, name) = match r {
                     V::Entry(e) => (e.value.0, e.name),
-                    V::Fnentry(e) => (e.value.0, e.name),
+                    V::Fnentry(e) => {
+                        self.check_body_offset(m, e.value.0, e.offset)?;
+                        (e.value.0, e.name)
+                    }
                     _ => return Ok(()),
                 };
                 set_global_name(m, value, name);
                 Ok(())
             }
+            _ => Ok(()),
+        }
+    }
+
+    /// LLVM's reader reads a function's body where the module's symbol table says it
+    /// is (FNENTRY): one that says otherwise than the walk found would have it read
+    /// other bits as the body (or another function's body), so it is refused.
+    fn check_body_offset(&self, m: &Module<'a>, value: u32, offset: u64) -> std::result::Result<(), String> {
+        let Some(Value { kind: ValueKind::Function(index), .. }) = m.values.get(value as usize) else {
+            return Err(format!("FNENTRY names value {value}, which is not a function"));
+        };
+        match self.body_words.get(*index as usize) {
+            Some(&word) if word != 0 && word != offset => Err(format!(
+                "the symbol table puts function {index}'s body at word {offset}, but its FUNCTION_BLOCK is at word {word}"
+            )),
             _ => Ok(()),
         }
     }
@@ -615,7 +652,7 @@ fn set_global_name<'a>(m: &mut Module<'a>, value: u32, name: Bytes<'a>) {
 }
 
 /// Names the global values and comdats of `m` from the string table.
-fn name_from_strtab<'a>(m: &mut Module<'a>, strtab: &'a [u8]) {
+fn name_from_strtab<'a>(m: &mut Module<'a>, strtab: &'a [u8]) -> std::result::Result<(), String> {
     m.strtab = strtab;
     let get = |at: Option<(u64, u64)>| -> Option<Bytes<'a>> {
         let (offset, size) = at?;
@@ -623,26 +660,36 @@ fn name_from_strtab<'a>(m: &mut Module<'a>, strtab: &'a [u8]) {
         let z = a.checked_add(usize::try_from(size).ok()?)?;
         strtab.get(a..z).map(Bytes::borrowed)
     };
-    let commons = m
-        .globals
-        .iter_mut()
-        .map(|g| &mut g.common)
-        .chain(m.functions.iter_mut().map(|f| &mut f.common))
-        .chain(m.aliases.iter_mut().map(|a| &mut a.common))
-        .chain(m.ifuncs.iter_mut().map(|a| &mut a.common));
-    for c in commons {
-        if let Some(name) = get(c.strtab) {
-            c.name = name;
+    // LLVM's reader takes a name outside the table as no name, and reads the record's
+    // fields from its first operand on (the name's offset as the type...): refused.
+    let outside = |what: &str, index: usize, (offset, size): (u64, u64)| {
+        format!(
+            "the name of {what} {index} (offset {offset}, size {size}) is outside the string table ({} bytes)",
+            strtab.len()
+        )
+    };
+    let commons = (m.globals.iter_mut().enumerate().map(|(i, g)| ("global", i, &mut g.common)))
+        .chain(m.functions.iter_mut().enumerate().map(|(i, f)| ("function", i, &mut f.common)))
+        .chain(m.aliases.iter_mut().enumerate().map(|(i, a)| ("alias", i, &mut a.common)))
+        .chain(m.ifuncs.iter_mut().enumerate().map(|(i, a)| ("ifunc", i, &mut a.common)));
+    for (what, index, c) in commons {
+        match (c.strtab, get(c.strtab)) {
+            (_, Some(name)) => c.name = name,
+            (Some(at), None) => return Err(outside(what, index, at)),
+            (None, None) => {}
         }
         if let Some(p) = get(c.partition_at) {
             c.partition = p;
         }
     }
-    for c in &mut m.comdats {
-        if let Some(name) = get(c.strtab) {
-            c.name = name;
+    for (index, c) in m.comdats.iter_mut().enumerate() {
+        match (c.strtab, get(c.strtab)) {
+            (_, Some(name)) => c.name = name,
+            (Some(at), None) => return Err(outside("comdat", index, at)),
+            (None, None) => {}
         }
     }
+    Ok(())
 }
 
 /// LLVM's reader gives intrinsics their own attributes, without the `mustprogress` a
