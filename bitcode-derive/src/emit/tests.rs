@@ -473,7 +473,8 @@ fn groups_read_a_tag_then_the_variant_fields() {
     ), "{impls}");
     assert!(impls.contains("5 => :: core :: result :: Result :: Ok (Self :: NoneAttr)"));
     assert!(impls.contains("ops . unknown_tag (field , tag , \"Attribute\")"));
-    assert!(impls.contains("_ctx : & C"), "no field needs the context");
+    assert!(impls.contains("ops . cstring (\"key\" , ctx) ?"), "{impls}");
+    assert!(!impls.contains("_ctx : & C"), "cstring fields read with the context");
 
     let operand = enumm(&file.items, "Operand");
     assert!(operand.generics.params.is_empty(), "no borrowed field: no lifetime");
@@ -949,7 +950,7 @@ fn a_broken_model_still_emits_parseable_code() {
     assert!(body.contains("let v0 = ops . raw (\"x\") ?"), "{body}");
     assert!(body.contains("let _r1 = ops . uint :: < :: core :: primitive :: u8 > (\"x\") ?"), "{body}");
     assert!(body.contains("let _r3 = ops . boolean (\"extra_operands\") ?"), "{body}");
-    assert!(body.contains("let v1 = ops . string (\"s\") ?"), "no default for a string");
+    assert!(body.contains("let v1 = ops . string (\"s\" , & * ctx) ?"), "no default for a string");
     assert!(body.contains("let v3 = ops . uint :: < :: core :: primitive :: u8 > (\"u\") ?"), "300 is no u8");
     assert!(body.contains("let v4 = ops . align (\"al\") ?"));
     assert!(body.contains("ops . or_default (:: core :: primitive :: i64 :: MIN ,"));
