@@ -484,6 +484,9 @@ const MUTANTS: &[(&str, usize, u8, &str)] = &[
     ("clang14__linkage__O2_flto_thin.bc", 6576, 16, "a sync scope name's operand 613"),
     ("clang14__hello__O0.bc", 351, 64, "an attribute key's operand 370"),
     ("clang14__hello__O0.bc", 698, 1, "an attribute value's operand 621"),
+    // A string constant is [N x i8] whatever the SETTYPE before it says (here a struct,
+    // which would move in the struct order).
+    ("clang14__classes__O0_g.bc", 6577, 8, "a SETTYPE of a struct before a string constant"),
     // An attribute's key is written as it is (its value escaped).
     ("clang14__hello__O0.bc", 253, 2, "frame-pointer becomes frame\\rpointer"),
 ];

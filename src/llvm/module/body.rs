@@ -31,6 +31,25 @@ pub(crate) fn invalid(bit_offset: u64, problem: String) -> Error {
     Error::new(ErrorKind::Invalid(problem), bit_offset)
 }
 
+/// The type LLVM's reader gives constant `c`, read after a SETTYPE of `ty`: a string's
+/// is `[N x i8]` whatever the SETTYPE says (it is built from its bytes alone), any
+/// other's is `ty`.
+pub(super) fn constant_value_type(types: &mut Types, c: &Constant<'_>, ty: TypeRef) -> TypeRef {
+    let Constant::String { bytes, cstring } = c else { return ty };
+    let len = bytes.len() as u64 + u64::from(*cstring);
+    match types.get(ty) {
+        Some(&Type::Array { len: l, element })
+            if l == len && types.get(element) == Some(&Type::Integer(8)) =>
+        {
+            ty
+        }
+        _ => {
+            let element = types.intern(Type::Integer(8));
+            types.intern(Type::Array { len, element })
+        }
+    }
+}
+
 /// A constant of type `ty` from its CONSTANTS_BLOCK record; `is_function` tells whether
 /// a value id names a function (what a blockaddress must name).
 pub(super) fn read_constant<'a>(
@@ -433,9 +452,10 @@ impl<'a> BodyReader<'_, 'a> {
                 let is_function =
                     |id: u32| matches!(self.value(id), Some(Value { kind: ValueKind::Function(_), .. }));
                 let c = read_constant(self.types, r, self.constant_type, is_function)?;
+                let ty = constant_value_type(self.types, &c, self.constant_type);
                 let value = |id: u32| self.value(id);
-                let c = Folder { m: self.m, types: self.types, value: &value }.fold(c, self.constant_type);
-                self.body.values.push(Value { ty: self.constant_type, kind: ValueKind::Constant(c) });
+                let c = Folder { m: self.m, types: self.types, value: &value }.fold(c, ty);
+                self.body.values.push(Value { ty, kind: ValueKind::Constant(c) });
                 Ok(())
             }
             A::UselistBlock(ir::uselist_block::Record::UseListBb(u)) => {

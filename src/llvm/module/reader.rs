@@ -240,6 +240,7 @@ impl<'a> State<'a> {
                     matches!(m.values.get(id as usize), Some(Value { kind: ValueKind::Function(_), .. }))
                 };
                 let c = read_constant(&m.types, r, ty, is_function)?;
+                let ty = super::body::constant_value_type(&mut m.types, &c, ty);
                 let module: &Module<'a> = m;
                 let value = |id: u32| module.values.get(id as usize);
                 let c = Folder { m: module, types: &module.types, value: &value }.fold(c, ty);
