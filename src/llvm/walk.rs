@@ -437,6 +437,14 @@ impl<'a> Walker<'a> {
         &self.numbering
     }
 
+    /// Stops holding block length words to where blocks end (`Cursor::check_block_lengths`),
+    /// for a function body: LLVM's reader reads a body and the blocks in it through to
+    /// their END_BLOCKs and never looks at their length words. (A block this walker skips
+    /// is still skipped by its length word, which must then stay within the input.)
+    pub fn read_through(&mut self) {
+        self.cursor.check_block_lengths(false);
+    }
+
     /// Reads strings as LLVM's IR reader does: a string operand over 255 gives its low
     /// byte rather than an error (see `DecodeContext::low_byte_strings`). Walkers cloned
     /// from this one, and the parts it hands out, read them so too.

@@ -487,6 +487,13 @@ const MUTANTS: &[(&str, usize, u8, &str)] = &[
     // A string constant is [N x i8] whatever the SETTYPE before it says (here a struct,
     // which would move in the struct order).
     ("clang14__classes__O0_g.bc", 6577, 8, "a SETTYPE of a struct before a string constant"),
+    // Length words of the blocks inside a body, which LLVM's reader never looks at: too
+    // long, too short, or past the end of the input.
+    ("clang14__switchphi__O2.bc", 4512, 128, "a use-list block's length word too long"),
+    ("clang14__switchphi__O2.bc", 4560, 16, "a constants block's length word too long"),
+    ("clang14__classes__O0_g.bc", 31736, 4, "an attachment block's length word too long"),
+    ("clang14__switchphi__O2.bc", 3879, 32, "a body's block runs past the end of the input"),
+    ("clang14__atomics__O2.bc", 3530, 32, "a body's block runs past the end of the input"),
     // An attribute's key is written as it is (its value escaped).
     ("clang14__hello__O0.bc", 253, 2, "frame-pointer becomes frame\\rpointer"),
 ];

@@ -249,8 +249,11 @@ pub(super) fn read_body<'a>(
                     // A metadata record takes about a hundred bits (a DILocation less, a
                     // node with many operands more): the body's records reserved at once,
                     // not copied at every doubling (a body with debug info has thousands).
+                    // (The length word is the input's, unchecked inside a body: no more
+                    // than the body's own bits.)
                     if h.id == md::ID {
-                        reader.body.metadata.reserve(h.words as usize * 32 / MD_RECORD_BITS);
+                        let words = (h.words as u64).min(bits / 32);
+                        reader.body.metadata.reserve(words as usize * 32 / MD_RECORD_BITS);
                     }
                     None
                 }

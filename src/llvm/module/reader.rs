@@ -132,7 +132,9 @@ pub fn read_modules<'a>(stream: &Bitstream<'a>) -> Result<Vec<Module<'a>>> {
                 // thousand bodies was copied, and its pages touched, twice over.
                 module.bodies.reserve_exact(module.functions.iter().filter(|f| !f.is_proto).count());
             }
-            module.bodies.push((index, walker.clone()));
+            let mut body = walker.clone();
+            body.read_through();
+            module.bodies.push((index, body));
             state.body_words.resize(module.functions.len(), 0);
             if let Some(word) = state.body_words.get_mut(index as usize) {
                 *word = body_at.saturating_sub(state.bitcode_start) / 32 + 1;
