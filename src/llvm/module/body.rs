@@ -645,6 +645,13 @@ impl<'a> BodyReader<'_, 'a> {
             }
             F::InstCast(c) => {
                 self.check_type(c.dest_type.0)?;
+                let from = self.type_of(c.operand)?;
+                if !self.types.cast_is_valid(c.opcode, from, c.dest_type.0) {
+                    return Err(format!(
+                        "a {} of type {from} to type {}, which LLVM's reader refuses (an invalid cast)",
+                        c.opcode, c.dest_type.0
+                    ));
+                }
                 self.push(
                     c.dest_type.0,
                     Op::Cast { opcode: c.opcode, flags: c.flags.unwrap_or(0), operand: c.operand.id.0 },

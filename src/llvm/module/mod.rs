@@ -6,6 +6,7 @@
 
 pub mod attributes;
 mod body;
+mod casts;
 pub mod constants;
 mod fold;
 pub mod function;

@@ -48,3 +48,55 @@ fn types_truncated_are_as_they_were() {
     assert_eq!(types.intern(Type::Integer(8)), 1);
     assert_eq!(types.intern(Type::Integer(1)), 2);
 }
+
+#[test]
+fn casts_are_valid_as_cast_is_valid_says() {
+    use crate::llvm::ir::CastOpcode as C;
+    let mut types = super::Types::default();
+    let [i8, i32, i64, float, double] =
+        [Type::Integer(8), Type::Integer(32), Type::Integer(64), Type::Float, Type::Double]
+            .map(|t| types.intern(t));
+    let ptr = types.intern(Type::Pointer { pointee: None, address_space: 0 });
+    let ptr1 = types.intern(Type::Pointer { pointee: None, address_space: 1 });
+    let v2i32 = types.intern(Type::Vector { len: 2, element: i32, scalable: false });
+    let v2i64 = types.intern(Type::Vector { len: 2, element: i64, scalable: false });
+    let nxv4i32 = types.intern(Type::Vector { len: 4, element: i32, scalable: true });
+    let nxv2i64 = types.intern(Type::Vector { len: 2, element: i64, scalable: true });
+    let valid = [
+        (C::Trunc, i32, i8),
+        (C::Zext, i8, i64),
+        (C::Sext, v2i32, v2i64),
+        (C::Fpext, float, double),
+        (C::Fptrunc, double, float),
+        (C::Sitofp, i32, double),
+        (C::Fptoui, float, i64),
+        (C::Ptrtoint, ptr, i64),
+        (C::Inttoptr, i64, ptr1),
+        (C::Bitcast, v2i32, i64),
+        (C::Bitcast, i64, double),
+        (C::Bitcast, nxv4i32, nxv2i64),
+        (C::Bitcast, ptr, ptr),
+        (C::Addrspacecast, ptr, ptr1),
+    ];
+    let invalid = [
+        (C::Trunc, i8, i32),
+        (C::Trunc, i32, i32),
+        (C::Zext, v2i32, i64),
+        (C::Fpext, double, float),
+        (C::Fptosi, i64, float),
+        (C::Sitofp, float, double),
+        (C::Ptrtoint, i64, i64),
+        (C::Bitcast, i32, i64),
+        (C::Bitcast, ptr, i64),
+        (C::Bitcast, ptr, ptr1),
+        (C::Bitcast, v2i64, nxv2i64),
+        (C::Addrspacecast, ptr, ptr),
+        (C::Unknown(99), i32, i32),
+    ];
+    for (op, from, to) in valid {
+        assert!(types.cast_is_valid(op, from, to), "{op} {from} to {to} is valid");
+    }
+    for (op, from, to) in invalid {
+        assert!(!types.cast_is_valid(op, from, to), "{op} {from} to {to} is not");
+    }
+}
