@@ -291,10 +291,12 @@ impl<'a> State<'a> {
 
     /// LLVM's reader reads a function's body where the module's symbol table says it
     /// is (FNENTRY): one that says otherwise than the walk found would have it read
-    /// other bits as the body (or another function's body), so it is refused.
+    /// other bits as the body (or another function's body), so it is refused. An entry
+    /// of another value is passed over, as LLVM's reader passes over the ones older
+    /// writers gave aliases of functions.
     fn check_body_offset(&self, m: &Module<'a>, value: u32, offset: u64) -> std::result::Result<(), String> {
         let Some(Value { kind: ValueKind::Function(index), .. }) = m.values.get(value as usize) else {
-            return Err(format!("FNENTRY names value {value}, which is not a function"));
+            return Ok(());
         };
         match self.body_words.get(*index as usize) {
             Some(&word) if word != 0 && word != offset => Err(format!(
