@@ -53,14 +53,15 @@ pub(super) fn check_body(m: &Module<'_>, ordinal: u32, b: &FunctionBody<'_>, typ
                     Op::Switch { condition, cases, .. } => {
                         cases.iter().find_map(|&(case, _)| wrong(case, type_of(*condition)))
                     }
+                    // LLVM's reader looks each incoming block up as it reads the phi.
                     Op::Phi { incoming, .. } => incoming.iter().find_map(|&(v, block)| {
-                        // LLVM's reader looks the block up as it reads the phi.
-                        match block as usize >= b.blocks.len() {
-                            true => Some(format!(
-                                "a phi comes from block {block}, which the body does not have (it has {})",
-                                b.blocks.len()
-                            )),
-                            false => wrong(v, Some(inst.ty)),
+                        if block as usize >= b.blocks.len() {
+                            let has = b.blocks.len();
+                            Some(format!(
+                                "a phi comes from block {block}, which the body does not have (it has {has})"
+                            ))
+                        } else {
+                            wrong(v, Some(inst.ty))
                         }
                     }),
                     _ => None,

@@ -665,33 +665,34 @@ fn name_from_strtab<'a>(m: &mut Module<'a>, strtab: &'a [u8]) -> std::result::Re
         let z = a.checked_add(usize::try_from(size).ok()?)?;
         strtab.get(a..z).map(Bytes::borrowed)
     };
-    // LLVM's reader takes a name outside the table as no name, and reads the record's
-    // fields from its first operand on (the name's offset as the type...): refused.
-    let outside = |what: &str, index: usize, (offset, size): (u64, u64)| {
-        format!(
+    // The name at `at`, if any. LLVM's reader takes a name outside the table as no name,
+    // and reads the record's fields from its first operand on (the name's offset as the
+    // type...): refused.
+    let name = |at: Option<(u64, u64)>, what: &str, index: usize| {
+        match (at, get(at)) {
+        (_, Some(name)) => Ok(Some(name)),
+        (Some((offset, size)), None) => Err(format!(
             "the name of {what} {index} (offset {offset}, size {size}) is outside the string table ({} bytes)",
             strtab.len()
-        )
+        )),
+        (None, None) => Ok(None),
+    }
     };
     let commons = (m.globals.iter_mut().enumerate().map(|(i, g)| ("global", i, &mut g.common)))
         .chain(m.functions.iter_mut().enumerate().map(|(i, f)| ("function", i, &mut f.common)))
         .chain(m.aliases.iter_mut().enumerate().map(|(i, a)| ("alias", i, &mut a.common)))
         .chain(m.ifuncs.iter_mut().enumerate().map(|(i, a)| ("ifunc", i, &mut a.common)));
     for (what, index, c) in commons {
-        match (c.strtab, get(c.strtab)) {
-            (_, Some(name)) => c.name = name,
-            (Some(at), None) => return Err(outside(what, index, at)),
-            (None, None) => {}
+        if let Some(n) = name(c.strtab, what, index)? {
+            c.name = n;
         }
         if let Some(p) = get(c.partition_at) {
             c.partition = p;
         }
     }
     for (index, c) in m.comdats.iter_mut().enumerate() {
-        match (c.strtab, get(c.strtab)) {
-            (_, Some(name)) => c.name = name,
-            (Some(at), None) => return Err(outside("comdat", index, at)),
-            (None, None) => {}
+        if let Some(n) = name(c.strtab, "comdat", index)? {
+            c.name = n;
         }
     }
     Ok(())
